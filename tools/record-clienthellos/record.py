@@ -493,9 +493,11 @@ def chromium_client(ctx, port):
                   "--host-resolver-rules=MAP %s 127.0.0.1, MAP * ~NOTFOUND" % SNI,
                   "--virtual-time-budget=5000", "--dump-dom",
                   "https://%s:%d/index.html" % (SNI, port)], timeout=90)
-    if "fetched: second resource" not in output:
-        print("    note: the page's second fetch did not complete:\n" + output[-1000:], file=sys.stderr)
-    return first_line([ctx.chromium, "--version"])
+    if "fetched: third resource" not in output:
+        print("    note: the page's fetches did not complete:\n" + output[-1000:], file=sys.stderr)
+    # Debian's wrapper script may print shell noise before the version line.
+    lines = run([ctx.chromium, "--version"], timeout=30).splitlines()
+    return next((l.strip() for l in lines if l.startswith("Chromium")), lines[-1].strip())
 
 
 def java_home_25():
@@ -637,7 +639,7 @@ def main():
         ctx.chromium = chromium_binary()
         docroot = os.path.join(ctx.tmp, "www")
         os.makedirs(docroot)
-        for page in ("index.html", "second.txt"):
+        for page in ("index.html", "second.txt", "third.txt"):
             shutil.copy(os.path.join(CLIENTS_DIR, page), docroot)
         for label, max_version in (("server13", "1.3"), ("server12", "1.2")):
             server = Server(ctx.tmp, docroot, max_version)
