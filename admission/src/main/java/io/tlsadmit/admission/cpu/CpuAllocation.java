@@ -1,0 +1,144 @@
+package io.tlsadmit.admission.cpu;
+
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.function.IntSupplier;
+
+/**
+ * How many CPUs this JVM may use <em>now</em>, as a real number.
+ *
+ * <p>The answer is the smallest of what the kernel enforces — the cgroup v2 {@code cpu.max} quota,
+ * the cgroup v1 CFS quota, the CPUs in the affinity mask (which reflects the cpuset) — and of the
+ * share an external CPU manager has assigned ({@link #setCpusAssigned}). An explicit
+ * {@link #setCpus cpus} overrides all of it, for hosts where none of these sources tells the truth.
+ *
+ * <p>Why re-read on every {@link #refresh()}: the 2005 paper's admission control recomputes how
+ * many new sessions the <em>allocated</em> processors can absorb each period, and allocations move
+ * while the server runs — {@code taskset -p}, a cgroup update, a container resize, a manager
+ * rebalancing CPUs between servers. A value read once at start-up would keep admitting for CPUs
+ * that are gone, or leave new ones idle.
+ *
+ * <p>{@code cpusAssigned} is one half of the paper's manager interface; the other,
+ * {@code cpusRequested}, is computed by the admission controller from arrival rates and costs.
+ */
+public final class CpuAllocation {
+
+    public static final String CPUS_ATTRIBUTE = "cpus";
+    public static final String CPUS_ASSIGNED_ATTRIBUTE = "cpusAssigned";
+
+    /** Where the number came from, for metrics and for explaining a surprising budget. */
+    public enum Source { OVERRIDE, CGROUP_V2, CGROUP_V1, AFFINITY, ASSIGNED }
+
+    /**
+     * One refresh: the effective {@code cpus} and every input, {@code +Infinity} where a source sets
+     * no limit, {@code 0} where an attribute is unset.
+     */
+    public record Reading(double cpus, Source source, double cgroupV2Cpus, double cgroupV1Cpus,
+                          int affinityCpus, double cpusAssigned, double cpusOverride) {
+    }
+
+    private final CgroupCpuQuota quota;
+    private volatile IntSupplier affinity;
+    private volatile double cpusOverride;
+    private volatile double cpusAssigned;
+    private volatile Reading last;
+
+    /** Reads the real {@code /proc} and {@code /sys}; affinity from {@code availableProcessors()}. */
+    public CpuAllocation() {
+        this(Path.of("/"), () -> Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * @param fsRoot   where {@code /proc} and {@code /sys} are found
+     * @param affinity the number of CPUs in this process's affinity mask, e.g. from
+     *                 {@code sched_getaffinity}; a value {@code <= 0} means unknown
+     */
+    public CpuAllocation(Path fsRoot, IntSupplier affinity) {
+        this.quota = new CgroupCpuQuota(Objects.requireNonNull(fsRoot, "fsRoot"));
+        this.affinity = Objects.requireNonNull(affinity, "affinity");
+        refresh();
+    }
+
+    /** Reads every source again and returns the result, which {@link #cpus()} then reports. */
+    public Reading refresh() {
+        CgroupCpuQuota.Limits limits = quota.read();
+        int affinityCpus = affinityNow();
+        double override = cpusOverride;
+        double assigned = cpusAssigned;
+
+        double cpus;
+        Source source;
+        if (override > 0) {
+            cpus = override;
+            source = Source.OVERRIDE;
+        } else {
+            cpus = affinityCpus > 0 ? affinityCpus : Runtime.getRuntime().availableProcessors();
+            source = Source.AFFINITY;
+            if (limits.cgroupV2Cpus() < cpus) {
+                cpus = limits.cgroupV2Cpus();
+                source = Source.CGROUP_V2;
+            }
+            if (limits.cgroupV1Cpus() < cpus) {
+                cpus = limits.cgroupV1Cpus();
+                source = Source.CGROUP_V1;
+            }
+            if (assigned > 0 && assigned < cpus) {
+                cpus = assigned;
+                source = Source.ASSIGNED;
+            }
+        }
+        Reading reading = new Reading(cpus, source, limits.cgroupV2Cpus(), limits.cgroupV1Cpus(),
+                affinityCpus, assigned, override);
+        last = reading;
+        return reading;
+    }
+
+    private int affinityNow() {
+        try {
+            return affinity.getAsInt();
+        } catch (RuntimeException e) {
+            // A native probe that fails must not stop the control loop; fall back below.
+            return 0;
+        }
+    }
+
+    /** The CPUs found by the last {@link #refresh()}. */
+    public double cpus() {
+        return last.cpus();
+    }
+
+    public Reading lastReading() {
+        return last;
+    }
+
+    /** Replaces the affinity probe, e.g. with native-peek's {@code sched_getaffinity} once loaded. */
+    public void setAffinity(IntSupplier affinity) {
+        this.affinity = Objects.requireNonNull(affinity, "affinity");
+    }
+
+    /** @param cpus CPUs to assume regardless of what the system says; 0 = find out */
+    public void setCpus(double cpus) {
+        if (!(cpus >= 0 && cpus <= 1_000_000)) {
+            throw new IllegalArgumentException(CPUS_ATTRIBUTE
+                    + " must be a number of CPUs >= 0 (0 = detect from cgroups and affinity), was " + cpus);
+        }
+        this.cpusOverride = cpus;
+    }
+
+    public double getCpus() {
+        return cpusOverride;
+    }
+
+    /** @param cpus the share an external CPU manager grants this server; 0 = no manager */
+    public void setCpusAssigned(double cpus) {
+        if (!(cpus >= 0 && cpus <= 1_000_000)) {
+            throw new IllegalArgumentException(CPUS_ASSIGNED_ATTRIBUTE
+                    + " must be a number of CPUs >= 0 (0 = no external assignment), was " + cpus);
+        }
+        this.cpusAssigned = cpus;
+    }
+
+    public double getCpusAssigned() {
+        return cpusAssigned;
+    }
+}
