@@ -21,6 +21,7 @@ import datetime
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -206,10 +207,9 @@ def analyse_server(server_stream, flight_ends, client_session_id):
     encrypted_in_hello_flight = []
     for rtype, payload, end in split_records(server_stream):
         if rtype == 21:
-            if server_hello is None or not server_hello["hrr"]:
+            if server_hello is None:
                 level, desc = (payload + b"\0\0")[:2]
-                if server_hello is None:
-                    raise ValueError("server answered with alert level %d description %d" % (level, desc))
+                raise ValueError("server answered with alert level %d description %d" % (level, desc))
             continue
         if rtype == 20:
             # After its ChangeCipherSpec a TLS 1.2 server's handshake records are encrypted.
@@ -408,16 +408,27 @@ class Server:
                 self.process.wait()
 
 
-def run(command, timeout=60, **kwargs):
-    """Run a client command; its output, or raise with it when it fails."""
+def run(command, timeout=60, input_text=None):
+    """Run a client program in its own process group; its output, or raise when it fails.
+
+    On a timeout the whole group is killed: browsers leave helper processes behind.
+    """
+    process = subprocess.Popen(command, stdin=subprocess.PIPE if input_text is not None else subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     try:
-        done = subprocess.run(command, stdin=kwargs.pop("stdin", subprocess.DEVNULL),
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout, **kwargs)
-    except subprocess.TimeoutExpired as e:
-        raise RuntimeError("timed out after %ds: %s" % (timeout, " ".join(command))) from e
-    output = done.stdout.decode(errors="replace")
-    if done.returncode != 0:
-        raise RuntimeError("exit %d: %s\n%s" % (done.returncode, " ".join(command), output[-2000:]))
+        output, _ = process.communicate(input_text.encode() if input_text is not None else None, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        raise RuntimeError("timed out after %ds: %s" % (timeout, " ".join(command)))
+    finally:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)  # stragglers of a finished client
+        except ProcessLookupError:
+            pass
+    output = output.decode(errors="replace")
+    if process.returncode != 0:
+        raise RuntimeError("exit %d: %s\n%s" % (process.returncode, " ".join(command), output[-2000:]))
     return output
 
 
@@ -433,109 +444,111 @@ def reported_version(output):
 
 
 # ---- clients -------------------------------------------------------------------------------
-# Each client driver makes a first connection and a second one offering the first's session
-# through the proxy at 127.0.0.1:port, and returns the client's name and version.
+# A driver makes a first connection and a second one offering the first's session, through
+# the proxy at 127.0.0.1:port, with the client program `exe`; it returns the client's name
+# and version for the sidecar.
 
-def openssl_client(extra_flags):
-    def drive(ctx, port):
+def openssl_driver(extra_flags):
+    def drive(ctx, port, exe):
         session = os.path.join(ctx.tmp, "openssl-session.pem")
         if os.path.exists(session):
             os.remove(session)
-        request = ("GET /index.html HTTP/1.0\r\nHost: %s\r\n\r\n" % SNI).encode()
-        base = ["openssl", "s_client", "-connect", "127.0.0.1:%d" % port, "-servername", SNI,
+        request = "GET /index.html HTTP/1.0\r\nHost: %s\r\n\r\n" % SNI
+        base = [exe, "s_client", "-connect", "127.0.0.1:%d" % port, "-servername", SNI,
                 "-CAfile", ctx.cert, "-ign_eof"] + extra_flags
         for session_flag in ("-sess_out", "-sess_in"):
-            subprocess.run(base + [session_flag, session], input=request, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, timeout=30, check=True)
-        return "openssl s_client " + first_line(["openssl", "version"]).split()[1] + \
-            ("" if not extra_flags else " " + " ".join(extra_flags))
+            run(base + [session_flag, session], input_text=request)
+        return " ".join(["openssl s_client", first_line([exe, "version"]).split()[1]] + extra_flags)
     return drive
 
 
-def curl_client(ctx, port):
-    run(["curl", "-sS", "-k", "--http1.1", "--resolve", "%s:%d:127.0.0.1" % (SNI, port),
+def curl_driver(ctx, port, exe):
+    # One invocation, two URLs: curl's session cache offers the first session on the second.
+    run([exe, "-sS", "-k", "--http1.1", "--resolve", "%s:%d:127.0.0.1" % (SNI, port),
          "-o", "/dev/null", "-o", "/dev/null",
          "https://%s:%d/index.html" % (SNI, port), "https://%s:%d/second.txt" % (SNI, port)])
     # "curl 7.88.1 (x86_64-pc-linux-gnu) libcurl/7.88.1 OpenSSL/3.0.19 zlib/..." -> up to the TLS library
-    words = first_line(["curl", "--version"]).split()
+    words = first_line([exe, "--version"]).split()
     tls = [i for i, w in enumerate(words) if "/" in w and not w.startswith("libcurl")]
     return " ".join(words[:tls[0] + 1] if tls else words[:2])
 
 
-def java_client(java):
-    def drive(ctx, port):
-        output = run([java, os.path.join(CLIENTS_DIR, "Client.java"), "127.0.0.1", str(port), SNI,
-                      ctx.cert, "2", "index.html"], timeout=120)
-        return reported_version(output)
-    return drive
+def java_driver(ctx, port, exe):
+    output = run([exe, os.path.join(CLIENTS_DIR, "Client.java"), "127.0.0.1", str(port), SNI,
+                  ctx.cert, "2", "index.html"], timeout=120)
+    return reported_version(output)
 
 
-def python_client(extra):
-    def drive(ctx, port):
-        output = run([sys.executable, os.path.join(CLIENTS_DIR, "client.py"), "127.0.0.1", str(port), SNI,
+def python_driver(extra):
+    def drive(ctx, port, exe):
+        output = run([exe, os.path.join(CLIENTS_DIR, "client.py"), "127.0.0.1", str(port), SNI,
                       ctx.cert, "2", "index.html"] + extra)
-        return reported_version(output) + ("" if not extra else " " + " ".join(extra))
+        return " ".join([reported_version(output)] + (["with OP_NO_TICKET"] if extra else []))
     return drive
 
 
-def node_client(ctx, port):
-    output = run(["node", os.path.join(CLIENTS_DIR, "client.js"), "127.0.0.1", str(port), SNI,
+def node_driver(ctx, port, exe):
+    output = run([exe, os.path.join(CLIENTS_DIR, "client.js"), "127.0.0.1", str(port), SNI,
                   ctx.cert, "2", "index.html"])
     return reported_version(output)
 
 
-def chromium_client(ctx, port):
+def chromium_driver(ctx, port, exe):
     profile = tempfile.mkdtemp(prefix="chromium-", dir=ctx.tmp)
-    output = run([ctx.chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+    output = run([exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                   "--no-first-run", "--disable-background-networking", "--disable-component-update",
                   "--disable-sync", "--ignore-certificate-errors", "--user-data-dir=" + profile,
-                  # Every name but ours resolves nowhere: nothing leaves 127.0.0.1.
+                  # Chromium still tries Google services despite the flags above; every name
+                  # but ours resolves nowhere, so nothing leaves 127.0.0.1.
                   "--host-resolver-rules=MAP %s 127.0.0.1, MAP * ~NOTFOUND" % SNI,
+                  # Keeps the browser alive until the page's fetches are done.
                   "--virtual-time-budget=5000", "--dump-dom",
                   "https://%s:%d/index.html" % (SNI, port)], timeout=90)
     if "fetched: third resource" not in output:
         print("    note: the page's fetches did not complete:\n" + output[-1000:], file=sys.stderr)
-    # Debian's wrapper script may print shell noise before the version line.
-    lines = run([ctx.chromium, "--version"], timeout=30).splitlines()
+    # Debian's wrapper script may print shell noise around the version line.
+    lines = run([exe, "--version"]).splitlines()
     return next((l.strip() for l in lines if l.startswith("Chromium")), lines[-1].strip())
 
 
-def java_home_25():
-    root = "/usr/lib/jvm"
-    if os.path.isdir(root):
-        for name in sorted(os.listdir(root), reverse=True):
-            if name.startswith("temurin-25"):
+def jdk(major):
+    """The java launcher of an installed JDK of that major version, if any."""
+    def locate():
+        root = "/usr/lib/jvm"
+        names = sorted(os.listdir(root), reverse=True) if os.path.isdir(root) else []
+        for name in names:
+            if ("-%d-" % major) in name or name.endswith("-%d" % major):
                 candidate = os.path.join(root, name, "bin", "java")
-                if os.path.exists(candidate):
+                if os.access(candidate, os.X_OK):
                     return candidate
-    return None
+        return None
+    return locate
 
 
-def java_17():
-    for candidate in ("/usr/lib/jvm/java-17-openjdk-amd64/bin/java",):
-        if os.path.exists(candidate):
-            return candidate
-    return None
+def program(*names):
+    return lambda: next((shutil.which(n) for n in names if shutil.which(n)), None)
 
 
-def chromium_binary():
-    return shutil.which("chromium") or shutil.which("chromium-browser")
+class Client:
+    def __init__(self, name, servers, locate, requirement, drive):
+        self.name, self.servers, self.locate = name, servers, locate
+        self.requirement, self.drive = requirement, drive
 
 
 BOTH = ("server13", "server12")
-# (name, servers, program it needs or a function finding it, driver factory)
 CLIENTS = [
-    ("openssl", BOTH, "openssl", lambda exe: openssl_client([])),
-    ("openssl_noticket", BOTH, "openssl", lambda exe: openssl_client(["-no_ticket"])),
+    Client("openssl", BOTH, program("openssl"), "openssl", openssl_driver([])),
+    Client("openssl_noticket", BOTH, program("openssl"), "openssl", openssl_driver(["-no_ticket"])),
     # A TLS 1.2-only client in front of a TLS 1.3 server: the 1.2 path of a 1.3 server.
-    ("openssl_tls12", ("server13",), "openssl", lambda exe: openssl_client(["-tls1_2"])),
-    ("curl", BOTH, "curl", lambda exe: curl_client),
-    ("jdk17", BOTH, java_17, java_client),
-    ("python", BOTH, "python3", lambda exe: python_client([])),
-    ("python_noticket", ("server12",), "python3", lambda exe: python_client(["--no-ticket"])),
-    ("node", BOTH, "node", lambda exe: node_client),
-    ("jdk25", BOTH, java_home_25, java_client),
-    ("chromium", BOTH, chromium_binary, lambda exe: chromium_client),
+    Client("openssl_tls12", ("server13",), program("openssl"), "openssl", openssl_driver(["-tls1_2"])),
+    Client("curl", BOTH, program("curl"), "curl", curl_driver),
+    Client("jdk17", BOTH, jdk(17), "a JDK 17 under /usr/lib/jvm", java_driver),
+    Client("python", BOTH, lambda: sys.executable, "python3", python_driver([])),
+    Client("python_noticket", ("server12",), lambda: sys.executable, "python3", python_driver(["--no-ticket"])),
+    Client("node", BOTH, program("node", "nodejs"), "node", node_driver),
+    Client("jdk25", BOTH, jdk(25), "a JDK 25 under /usr/lib/jvm", java_driver),
+    Client("chromium", BOTH, program("chromium", "chromium-browser"),
+           "chromium (apt-get install -y chromium)", chromium_driver),
 ]
 
 
@@ -557,10 +570,11 @@ def make_certificate(workdir):
          "-keyout", os.path.join(workdir, "key.pem"), "-out", os.path.join(workdir, "cert.pem")])
 
 
-def record_client(ctx, proxy, server, name, drive, out_dir, server_label, recorded):
+def record_client(ctx, proxy, server, client, exe, out_dir, server_label, recorded):
+    name = client.name
     proxy.take_connections(0)  # forget anything stray
     try:
-        client_version = drive(ctx, proxy.port)
+        client_version = client.drive(ctx, proxy.port, exe)
     finally:
         connections = proxy.take_connections(15)
     for old in os.listdir(out_dir):
@@ -617,10 +631,10 @@ def main():
                         help="directory for the vectors (default: testdata/clienthello)")
     parser.add_argument("--only", default="",
                         help="comma-separated client names to record (default: all): "
-                             + ",".join(c[0] for c in CLIENTS))
+                             + ",".join(c.name for c in CLIENTS))
     args = parser.parse_args()
     only = [n for n in args.only.split(",") if n]
-    unknown = [n for n in only if n not in [c[0] for c in CLIENTS]]
+    unknown = [n for n in only if n not in [c.name for c in CLIENTS]]
     if unknown:
         parser.error("unknown client(s): %s" % ", ".join(unknown))
     if not shutil.which("openssl"):
@@ -636,7 +650,6 @@ def main():
     try:
         make_certificate(ctx.tmp)
         ctx.cert = os.path.join(ctx.tmp, "cert.pem")
-        ctx.chromium = chromium_binary()
         docroot = os.path.join(ctx.tmp, "www")
         os.makedirs(docroot)
         for page in ("index.html", "second.txt", "third.txt"):
@@ -644,22 +657,21 @@ def main():
         for label, max_version in (("server13", "1.3"), ("server12", "1.2")):
             server = Server(ctx.tmp, docroot, max_version)
             servers.append((label, server, RecordingProxy(server.port)))
-        for name, server_labels, needs, factory in CLIENTS:
-            if only and name not in only:
+        for client in CLIENTS:
+            if only and client.name not in only:
                 continue
-            executable = needs() if callable(needs) else shutil.which(needs)
-            if not executable:
-                print("%s: skipped, not installed (%s)" % (name, needs if isinstance(needs, str) else needs.__name__))
+            exe = client.locate()
+            if not exe:
+                print("%s: skipped, not installed (needs %s)" % (client.name, client.requirement))
                 continue
-            drive = factory(executable)
             for label, server, proxy in servers:
-                if label not in server_labels:
+                if label not in client.servers:
                     continue
-                print("%s against %s (TLS max %s):" % (name, label, server.max_version))
+                print("%s against %s (TLS max %s):" % (client.name, label, server.max_version))
                 try:
-                    if not record_client(ctx, proxy, server, name, drive, out_dir, label, recorded):
+                    if not record_client(ctx, proxy, server, client, exe, out_dir, label, recorded):
                         failures += 1
-                except (RuntimeError, subprocess.SubprocessError, OSError) as e:
+                except (RuntimeError, OSError) as e:
                     print("    failed: %s" % e)
                     failures += 1
     finally:

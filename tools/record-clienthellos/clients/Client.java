@@ -32,8 +32,8 @@ public class Client {
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(null, tmf.getTrustManagers(), null);
 
-        System.out.println("client-version: " + System.getProperty("java.vm.vendor") + " "
-                + System.getProperty("java.runtime.version") + " JSSE");
+        System.out.println("client-version: Java " + System.getProperty("java.version") + " ("
+                + System.getProperty("java.runtime.version") + ", " + System.getProperty("java.vm.vendor") + ") JSSE");
         for (int i = 1; i <= count; i++) {
             // Connect the TCP socket to the literal address ourselves, but give JSSE the host
             // name: it is used for SNI and as the session-cache key, as for any real client.
