@@ -1,0 +1,104 @@
+package io.tlsadmit.testing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class TomcatServerTest {
+
+    private static TomcatServer server;
+    private static TestKeystore keystore;
+
+    @BeforeAll
+    static void startOneTomcat() {
+        TomcatDistribution distribution = TomcatDistribution.fromBuild();
+        keystore = TestKeystore.create(distribution.home().getParent().resolve("keystores"));
+        server = TomcatServer.builder(distribution)
+                .name("test-support")
+                .connector(ConnectorSpec.http("http"))
+                .connector(ConnectorSpec.https("https", keystore))
+                .file("webapps/ROOT/index.html", "hello from the test base\n")
+                .jmx()
+                .build()
+                .start();
+    }
+
+    @AfterAll
+    static void stopIt() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void servesTheBaseWebappOverHttpsWithTheTestCertificate() throws Exception {
+        HttpClient client = HttpClient.newBuilder().sslContext(keystore.clientContext("TLSv1.3"))
+                .connectTimeout(Duration.ofSeconds(5)).build();
+        HttpResponse<String> response = client.send(HttpRequest.newBuilder(
+                URI.create("https://127.0.0.1:" + server.port("https") + "/index.html")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode());
+        assertEquals("hello from the test base\n", response.body());
+    }
+
+    @Test
+    void runsTheUnpackedDistributionAndLogsToCatalinaOut() {
+        assertTrue(server.distribution().version().startsWith("11.0."), server.distribution().version());
+        assertTrue(server.catalinaOut().contains("Server startup in"), server.tail());
+        assertTrue(server.catalinaOut().contains("CATALINA_BASE:         " + server.base()), server.tail());
+    }
+
+    @Test
+    void exposesTomcatMBeansOverJmx() throws Exception {
+        assertTrue(server.jmx().isRegistered(new javax.management.ObjectName("Catalina:type=Server")));
+    }
+
+    @Test
+    void unknownConnectorNameIsAClearError() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> server.port("ajp"));
+        assertTrue(e.getMessage().contains("ajp"));
+    }
+
+    @Test
+    void closeEndsTheProcessAndFreesItsPorts() throws IOException {
+        TomcatDistribution distribution = TomcatDistribution.fromBuild();
+        TomcatServer second = TomcatServer.builder(distribution).name("close").connector(ConnectorSpec.http("http"))
+                .build();
+        int port = second.port("http");
+        try (second) {
+            second.start();
+            assertTrue(second.isRunning());
+        }
+        assertFalse(second.isRunning());
+        try (Socket socket = new Socket()) {
+            assertThrows(IOException.class, () -> socket.connect(new InetSocketAddress("127.0.0.1", port), 1000));
+        }
+    }
+
+    @Test
+    void failedStartReportsTheEndOfCatalinaOut() {
+        TomcatDistribution distribution = TomcatDistribution.fromBuild();
+        TomcatServer broken = TomcatServer.builder(distribution).name("broken")
+                .connector(ConnectorSpec.http("http"))
+                .engineXml("<Valve className=\"io.tlsadmit.testing.NoSuchValve\"/>")
+                .startTimeout(Duration.ofSeconds(30))
+                .build();
+        try (broken) {
+            TomcatStartException e = assertThrows(TomcatStartException.class, broken::start);
+            assertTrue(e.getMessage().contains("NoSuchValve"), e.getMessage());
+        }
+    }
+}
