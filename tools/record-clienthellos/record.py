@@ -203,7 +203,7 @@ def analyse_server(server_stream, flight_ends, client_session_id):
         return len(flight_ends)
 
     handshake, messages = b"", []
-    server_hello, hello_flight, hello_end = None, None, None
+    server_hello, hello_flight = None, None
     encrypted_in_hello_flight = []
     for rtype, payload, end in split_records(server_stream):
         if rtype == 21:
@@ -234,7 +234,7 @@ def analyse_server(server_stream, flight_ends, client_session_id):
                 if hello["hrr"]:
                     messages.append("HelloRetryRequest")
                     continue
-                server_hello, hello_flight, hello_end = hello, flight_of(end), end
+                server_hello, hello_flight = hello, flight_of(end)
                 messages.append("ServerHello")
             else:
                 messages.append({11: "Certificate", 12: "ServerKeyExchange", 13: "CertificateRequest",
