@@ -2,34 +2,27 @@
  * ClientHello classifier: docs/verdicts.md in C.
  *
  * The hello is read as a handshake stream: the concatenation of the payloads
- * of consecutive handshake records. A cursor walks that stream field by field
- * and only steps into the next record header when a field needs bytes from it,
- * so errors are reported in stream order and bytes after the hello (including
- * a following record header) are never looked at.
+ * of consecutive handshake records. Reads step into the next record header
+ * only when they need a byte from it, so errors come in stream order and bytes
+ * after the hello (a following record header included) are never looked at.
  *
- * Every read of a field is checked twice, in this order:
- *   1. against the declared end of its container (hello, extension block,
- *      extension, list): overrun is MALFORMED no matter what has arrived;
- *   2. against the bytes present: missing bytes are INCOMPLETE.
- * That order is what makes every strict prefix of a well-formed hello
- * INCOMPLETE while a structural error shows as soon as its proof has arrived.
+ * Length fields are compared with the declared end of their container before
+ * the bytes they cover are read, so an overrun is MALFORMED however little
+ * has arrived, while every strict prefix of a well-formed hello is INCOMPLETE.
+ *
+ * The checks and the moments facts are recorded follow the Java classifier
+ * (io.tlsadmit.classifier.ClientHelloClassifier) step for step: both must
+ * print the same JSON for every input, and the agreement test compares them.
  */
 #include "tlsadmit_classify.h"
 
 #include <string.h>
 
-enum status { OK = 0, INCOMPLETE, MALFORMED };
-
-#define TRY(expr)                  \
-    do {                           \
-        enum status st_ = (expr);  \
-        if (st_ != OK) return st_; \
-    } while (0)
-
 #define RECORD_HEADER 5
 #define CONTENT_HANDSHAKE 0x16
-#define HANDSHAKE_CLIENT_HELLO 1
-#define UNBOUNDED ((size_t)-1)
+#define CLIENT_HELLO 1
+#define SSLV2_CLIENT_HELLO 1
+#define RANDOM_LENGTH 32
 
 #define EXT_SERVER_NAME 0
 #define EXT_ALPN 16
@@ -38,14 +31,26 @@ enum status { OK = 0, INCOMPLETE, MALFORMED };
 #define EXT_EARLY_DATA 42
 #define EXT_SUPPORTED_VERSIONS 43
 
-typedef struct cursor {
+/* Stream reads return a value >= 0, or one of these. */
+#define NEED_MORE (-1)
+#define BROKEN (-2)
+
+#define TRY(expr)                \
+    do {                         \
+        long r_ = (expr);        \
+        if (r_ < 0) return r_;   \
+    } while (0)
+
+typedef struct stream {
     const uint8_t *buf;
-    size_t len;
-    size_t at;       /* offset in buf of the next handshake-stream byte */
-    size_t rec_end;  /* offset in buf just past the current record's declared payload */
-    size_t pos;      /* offset in the handshake stream */
+    size_t limit;      /* bytes present */
+    size_t pos;        /* offset in buf of the next payload byte */
+    size_t record_end; /* offset in buf just past the current record's declared payload */
+    size_t logical;    /* offset in the handshake stream */
+    size_t hello_end;  /* logical end of the hello once its header is read */
+    bool hello_known;
     tlsadmit_hello_facts *out;
-} cursor;
+} stream;
 
 /*
  * Duplicate extension types are found with a 65536-bit set. Clearing 8 KiB per
@@ -57,7 +62,7 @@ typedef struct type_set {
     uint64_t words[1024];
 } type_set;
 
-static bool type_set_add(type_set *set, uint16_t type)
+static bool first_sighting(type_set *set, unsigned type)
 {
     unsigned word = type >> 6;
     uint64_t valid_bit = (uint64_t)1 << (word & 63);
@@ -71,273 +76,287 @@ static bool type_set_add(type_set *set, uint16_t type)
     return true;
 }
 
-static enum status malformed(cursor *c, const char *reason)
+static long broken(stream *s, const char *reason)
 {
-    c->out->malformed_reason = reason;
-    return MALFORMED;
+    s->out->malformed_reason = reason;
+    return BROKEN;
 }
 
-static enum status incomplete(cursor *c, size_t needed)
+static long need(stream *s, size_t bytes)
 {
-    c->out->bytes_needed = needed > UINT32_MAX ? UINT32_MAX : (uint32_t)needed;
-    return INCOMPLETE;
+    s->out->bytes_needed = (uint32_t)bytes;
+    return NEED_MORE;
 }
 
-static size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
-
-/*
- * Steps over the header of the record that starts at c->rec_end. Its type and
- * major version are checked as soon as each byte is present; the length needs
- * the whole header.
- */
-static enum status next_record(cursor *c)
+/* At the end of what arrived, inside a record: the missing bytes of the
+ * record, or of the hello if it ends first. */
+static long need_more(stream *s, size_t rest_of_record)
 {
-    size_t hdr = c->rec_end;
-    size_t present = c->len - hdr;
-    if (present >= 1 && c->buf[hdr] != CONTENT_HANDSHAKE)
-        return malformed(c, "record of another type inside the hello");
-    if (present >= 2 && c->buf[hdr + 1] != 3)
-        return malformed(c, "record version major is not 3");
-    if (present < RECORD_HEADER) return incomplete(c, RECORD_HEADER - present);
-    size_t length = (size_t)c->buf[hdr + 3] << 8 | c->buf[hdr + 4];
-    if (length == 0 || length > TLSADMIT_MAX_RECORD)
-        return malformed(c, "record length is 0 or over 16384");
-    c->out->records++;
-    c->at = hdr + RECORD_HEADER;
-    c->rec_end = c->at + length;
-    return OK;
+    size_t rest_of_hello = s->hello_end - s->logical;
+    return need(s, s->hello_known && rest_of_hello < rest_of_record ? rest_of_hello : rest_of_record);
 }
 
-/*
- * Reads the next k bytes of the handshake stream into dst (NULL skips them).
- * limit is the declared end, in stream offsets, of the innermost container.
- */
-static enum status take(cursor *c, size_t k, size_t limit, uint8_t *dst, const char *overrun)
+/* Makes at least one payload byte readable at pos, entering the next record if needed. */
+static long ready(stream *s)
 {
-    if (k > limit - c->pos) return malformed(c, overrun);
-    while (k > 0) {
-        if (c->at == c->rec_end) TRY(next_record(c));
-        size_t in_record = c->rec_end - c->at;
-        size_t present = c->len > c->at ? c->len - c->at : 0;
-        size_t chunk = min_size(k, min_size(in_record, present));
-        if (chunk == 0) return incomplete(c, min_size(k, in_record));
+    if (s->pos < s->record_end) return s->pos < s->limit ? 0 : need_more(s, s->record_end - s->pos);
+    if (s->limit - s->pos < RECORD_HEADER) return need(s, s->pos + RECORD_HEADER - s->limit);
+    const uint8_t *h = s->buf + s->pos;
+    size_t length = (size_t)h[3] << 8 | h[4];
+    if (h[0] != CONTENT_HANDSHAKE) return broken(s, "a record of another type interrupts the ClientHello");
+    if (h[1] != 3) return broken(s, "a record of the ClientHello has a version other than 3.x");
+    if (length == 0 || length > TLSADMIT_MAX_RECORD) return broken(s, "a record length is 0 or over 2^14");
+    s->pos += RECORD_HEADER;
+    s->record_end = s->pos + length;
+    s->out->records++;
+    return s->pos < s->limit ? 0 : need_more(s, length);
+}
+
+static long u8(stream *s)
+{
+    TRY(ready(s));
+    s->logical++;
+    return s->buf[s->pos++];
+}
+
+static long u16(stream *s)
+{
+    long high = u8(s);
+    if (high < 0) return high;
+    long low = u8(s);
+    return low < 0 ? low : high << 8 | low;
+}
+
+static long u24(stream *s)
+{
+    long high = u8(s);
+    if (high < 0) return high;
+    long low = u16(s);
+    return low < 0 ? low : high << 16 | low;
+}
+
+/* Copies n bytes of the handshake stream to dst, or skips them when dst is NULL. */
+static long take(stream *s, uint8_t *dst, size_t n)
+{
+    while (n > 0) {
+        TRY(ready(s));
+        size_t present = (s->record_end < s->limit ? s->record_end : s->limit) - s->pos;
+        size_t step = n < present ? n : present;
         if (dst != NULL) {
-            memcpy(dst, c->buf + c->at, chunk);
-            dst += chunk;
+            memcpy(dst, s->buf + s->pos, step);
+            dst += step;
         }
-        c->at += chunk;
-        c->pos += chunk;
-        k -= chunk;
+        s->pos += step;
+        s->logical += step;
+        n -= step;
     }
-    return OK;
+    return 0;
 }
 
-static enum status take_u8(cursor *c, size_t limit, unsigned *v, const char *overrun)
-{
-    uint8_t b[1];
-    TRY(take(c, 1, limit, b, overrun));
-    *v = b[0];
-    return OK;
-}
+static long skip(stream *s, size_t n) { return take(s, NULL, n); }
 
-static enum status take_u16(cursor *c, size_t limit, unsigned *v, const char *overrun)
-{
-    uint8_t b[2];
-    TRY(take(c, 2, limit, b, overrun));
-    *v = (unsigned)b[0] << 8 | b[1];
-    return OK;
-}
-
-static enum status take_u24(cursor *c, size_t limit, uint32_t *v, const char *overrun)
-{
-    uint8_t b[3];
-    TRY(take(c, 3, limit, b, overrun));
-    *v = (uint32_t)b[0] << 16 | (uint32_t)b[1] << 8 | b[2];
-    return OK;
-}
-
-static bool is_grease(unsigned v)
+static bool is_grease(long v)
 {
     return (v & 0x0f0f) == 0x0a0a && (v >> 8) == (v & 0xff);
 }
 
-static enum status server_name(cursor *c, size_t end, size_t ext_len)
+static long server_name(stream *s, long length, size_t data_end)
 {
-    unsigned list_len;
-    TRY(take_u16(c, end, &list_len, "server_name list length overruns the extension"));
-    if (list_len != ext_len - 2) return malformed(c, "server_name list length differs from the extension");
-    while (c->pos < end) {
-        unsigned type, name_len;
-        TRY(take_u8(c, end, &type, "server_name entry overruns the list"));
-        TRY(take_u16(c, end, &name_len, "server_name entry overruns the list"));
-        if (type == 0 && (name_len == 0 || name_len > TLSADMIT_SNI_MAX))
-            return malformed(c, "host_name is empty or over 255 bytes");
-        if (type == 0 && !c->out->has_sni) {
-            TRY(take(c, name_len, end, (uint8_t *)c->out->sni, "host_name overruns the list"));
-            c->out->sni[name_len] = '\0';
-            c->out->sni_len = (uint16_t)name_len;
-            c->out->has_sni = true;
-        } else {
-            TRY(take(c, name_len, end, NULL, "server_name entry overruns the list"));
+    tlsadmit_hello_facts *out = s->out;
+    if (length < 2) return broken(s, "server_name is too short for its list length");
+    long list_length = u16(s);
+    if (list_length < 0) return list_length;
+    if (list_length != length - 2)
+        return broken(s, "the server_name list length disagrees with the extension length");
+    while (s->logical < data_end) {
+        if (s->logical + 3 > data_end) return broken(s, "a server_name entry header overruns its list");
+        long name_type = u8(s);
+        if (name_type < 0) return name_type;
+        long name_length = u16(s);
+        if (name_length < 0) return name_length;
+        if (s->logical + (size_t)name_length > data_end) return broken(s, "a server name overruns its list");
+        if (name_type == 0) {
+            if (name_length == 0 || name_length > TLSADMIT_SNI_MAX)
+                return broken(s, "a host_name is empty or longer than 255 bytes");
+            if (!out->has_sni) {
+                TRY(take(s, (uint8_t *)out->sni, (size_t)name_length));
+                out->sni[name_length] = '\0';
+                out->sni_len = (uint16_t)name_length;
+                out->has_sni = true;
+                continue;
+            }
         }
+        TRY(skip(s, (size_t)name_length));
     }
-    return OK;
+    return 0;
 }
 
-static enum status alpn(cursor *c, size_t end, size_t ext_len)
+static long alpn(stream *s, long length, size_t data_end)
 {
-    unsigned list_len;
-    TRY(take_u16(c, end, &list_len, "ALPN list length overruns the extension"));
-    if (list_len != ext_len - 2 || list_len < 2)
-        return malformed(c, "ALPN list length differs from the extension or is under 2");
-    tlsadmit_hello_facts *out = c->out;
-    while (c->pos < end) {
-        unsigned name_len;
-        TRY(take_u8(c, end, &name_len, "ALPN name overruns the list"));
-        if (name_len == 0) return malformed(c, "empty ALPN protocol name");
-        if (!out->alpn_truncated && out->alpn_used + 1u + name_len <= TLSADMIT_ALPN_CAPACITY) {
-            TRY(take(c, name_len, end, out->alpn + out->alpn_used + 1, "ALPN name overruns the list"));
-            out->alpn[out->alpn_used] = (uint8_t)name_len;
-            out->alpn_used = (uint16_t)(out->alpn_used + 1 + name_len);
+    tlsadmit_hello_facts *out = s->out;
+    if (length < 2) return broken(s, "ALPN is too short for its list length");
+    long list_length = u16(s);
+    if (list_length < 0) return list_length;
+    if (list_length != length - 2 || list_length < 2) return broken(s, "the ALPN list length is wrong");
+    while (s->logical < data_end) {
+        long name_length = u8(s);
+        if (name_length < 0) return name_length;
+        if (name_length == 0 || s->logical + (size_t)name_length > data_end)
+            return broken(s, "an ALPN protocol name is empty or overruns its list");
+        if (out->alpn_count < TLSADMIT_ALPN_MAX_NAMES) {
+            TRY(take(s, (uint8_t *)out->alpn[out->alpn_count], (size_t)name_length));
+            out->alpn_len[out->alpn_count++] = (uint8_t)name_length;
         } else {
-            TRY(take(c, name_len, end, NULL, "ALPN name overruns the list"));
-            out->alpn_truncated = true;
+            TRY(skip(s, (size_t)name_length));
         }
-        out->alpn_count++;
     }
-    return OK;
+    return 0;
 }
 
-static enum status supported_versions(cursor *c, size_t end, size_t ext_len)
+static long pre_shared_key(stream *s, long length, size_t data_end)
 {
-    unsigned list_len;
-    TRY(take_u8(c, end, &list_len, "supported_versions list length overruns the extension"));
-    if (list_len != ext_len - 1 || list_len < 2 || list_len % 2 != 0)
-        return malformed(c, "supported_versions list length is odd, under 2 or differs from the extension");
-    unsigned highest = 0;
-    while (c->pos < end) {
-        unsigned version;
-        TRY(take_u16(c, end, &version, "supported_versions list overruns the extension"));
-        if (version == TLSADMIT_TLS1_3) c->out->offers_tls13 = true;
+    if (length < 2) return broken(s, "pre_shared_key is too short for its identities length");
+    long identities_length = u16(s);
+    if (identities_length < 0) return identities_length;
+    size_t identities_end = s->logical + (size_t)identities_length;
+    /* at least one identity (2-byte length, 1 byte, 4-byte age), then room for the binders length */
+    if (identities_length < 7 || identities_end + 2 > data_end)
+        return broken(s, "the pre_shared_key identities are empty or overrun the extension");
+    while (s->logical < identities_end) {
+        if (s->logical + 2 > identities_end) return broken(s, "a PSK identity header overruns the identities");
+        long identity_length = u16(s);
+        if (identity_length < 0) return identity_length;
+        if (identity_length == 0 || s->logical + (size_t)identity_length + 4 > identities_end)
+            return broken(s, "a PSK identity is empty or overruns the identities");
+        TRY(skip(s, (size_t)identity_length + 4));
+        s->out->psk_identities++;
+    }
+    long binders_length = u16(s);
+    if (binders_length < 0) return binders_length;
+    if (binders_length < 33 || s->logical + (size_t)binders_length != data_end)
+        return broken(s, "the PSK binders are too short or do not fill the extension");
+    while (s->logical < data_end) {
+        long binder_length = u8(s);
+        if (binder_length < 0) return binder_length;
+        if (binder_length < 32 || s->logical + (size_t)binder_length > data_end)
+            return broken(s, "a PSK binder is shorter than 32 bytes or overruns the binders");
+        TRY(skip(s, (size_t)binder_length));
+    }
+    return 0;
+}
+
+static long supported_versions(stream *s, long length)
+{
+    if (length < 1) return broken(s, "supported_versions is empty");
+    long list_length = u8(s);
+    if (list_length < 0) return list_length;
+    if (list_length != length - 1 || list_length < 2 || (list_length & 1) != 0)
+        return broken(s, "the supported_versions list length is wrong");
+    long highest = 0;
+    bool tls13 = false;
+    for (long i = 0; i < list_length / 2; i++) {
+        long version = u16(s);
+        if (version < 0) return version;
+        if (version == TLSADMIT_TLS1_3) tls13 = true;
         if (!is_grease(version) && version > highest) highest = version;
     }
-    if (highest != 0) c->out->client_max_version = (uint16_t)highest;
-    return OK;
+    s->out->offers_tls13 = tls13;
+    if (highest != 0) s->out->client_max_version = (uint16_t)highest;
+    return 0;
 }
 
-static enum status pre_shared_key(cursor *c, size_t end)
+static long extensions(stream *s, size_t end)
 {
-    unsigned ids_len, binders_len;
-    TRY(take_u16(c, end, &ids_len, "pre_shared_key identities length overruns the extension"));
-    if (ids_len < 7) return malformed(c, "pre_shared_key identities list under 7 bytes");
-    if (ids_len > end - c->pos) return malformed(c, "pre_shared_key identities overrun the extension");
-    size_t ids_end = c->pos + ids_len;
-    while (c->pos < ids_end) {
-        unsigned id_len;
-        TRY(take_u16(c, ids_end, &id_len, "pre_shared_key identity overruns the list"));
-        if (id_len == 0) return malformed(c, "empty pre_shared_key identity");
-        TRY(take(c, id_len, ids_end, NULL, "pre_shared_key identity overruns the list"));
-        TRY(take(c, 4, ids_end, NULL, "pre_shared_key ticket age overruns the list"));
-        c->out->psk_identities++;
-    }
-    TRY(take_u16(c, end, &binders_len, "pre_shared_key binders length overruns the extension"));
-    if (binders_len < 33) return malformed(c, "pre_shared_key binders list under 33 bytes");
-    if (binders_len != end - c->pos) return malformed(c, "pre_shared_key lists differ from the extension length");
-    while (c->pos < end) {
-        unsigned binder_len;
-        TRY(take_u8(c, end, &binder_len, "pre_shared_key binder overruns the list"));
-        if (binder_len < 32) return malformed(c, "pre_shared_key binder under 32 bytes");
-        TRY(take(c, binder_len, end, NULL, "pre_shared_key binder overruns the list"));
-    }
-    return OK;
-}
-
-static enum status extension_body(cursor *c, unsigned type, size_t ext_len)
-{
-    size_t end = c->pos + ext_len;
-    tlsadmit_hello_facts *out = c->out;
-    switch (type) {
-    case EXT_SERVER_NAME:
-        return server_name(c, end, ext_len);
-    case EXT_ALPN:
-        return alpn(c, end, ext_len);
-    case EXT_SUPPORTED_VERSIONS:
-        return supported_versions(c, end, ext_len);
-    case EXT_PRE_SHARED_KEY:
-        out->has_psk = true;
-        return pre_shared_key(c, end);
-    case EXT_EARLY_DATA:
-        if (ext_len != 0) return malformed(c, "early_data in a ClientHello is not empty");
-        out->early_data = true;
-        return OK;
-    case EXT_SESSION_TICKET:
-        out->ticket_len = (int32_t)ext_len;
-        return take(c, ext_len, end, NULL, "SessionTicket overruns the extension");
-    default:
-        return take(c, ext_len, end, NULL, "extension overruns the extension block");
-    }
-}
-
-static enum status extensions(cursor *c, size_t hello_end)
-{
-    unsigned block_len;
-    TRY(take_u16(c, hello_end, &block_len, "extensions length overruns the hello"));
-    if (block_len != hello_end - c->pos) return malformed(c, "extensions do not end with the hello");
+    tlsadmit_hello_facts *out = s->out;
     type_set seen;
     memset(seen.valid, 0, sizeof seen.valid);
-    bool psk_seen = false;
-    while (c->pos < hello_end) {
-        if (psk_seen) return malformed(c, "pre_shared_key is not the last extension");
-        unsigned type, ext_len;
-        TRY(take_u16(c, hello_end, &type, "extension header overruns the extension block"));
-        if (!type_set_add(&seen, (uint16_t)type)) return malformed(c, "duplicate extension");
-        c->out->extensions++;
-        TRY(take_u16(c, hello_end, &ext_len, "extension header overruns the extension block"));
-        if (ext_len > hello_end - c->pos) return malformed(c, "extension overruns the extension block");
-        TRY(extension_body(c, type, ext_len));
-        psk_seen = type == EXT_PRE_SHARED_KEY;
+    while (s->logical < end) {
+        if (s->logical + 4 > end) return broken(s, "an extension header overruns the extensions");
+        long type = u16(s);
+        if (type < 0) return type;
+        long length = u16(s);
+        if (length < 0) return length;
+        out->extensions++;
+        size_t data_end = s->logical + (size_t)length;
+        if (data_end > end) return broken(s, "an extension overruns the extensions");
+        if (!first_sighting(&seen, (unsigned)type)) return broken(s, "an extension type repeats");
+        if (type == EXT_PRE_SHARED_KEY && data_end != end)
+            return broken(s, "pre_shared_key is not the last extension");
+        switch (type) {
+        case EXT_SERVER_NAME:
+            TRY(server_name(s, length, data_end));
+            break;
+        case EXT_ALPN:
+            TRY(alpn(s, length, data_end));
+            break;
+        case EXT_SESSION_TICKET:
+            out->ticket_len = (int32_t)length;
+            TRY(skip(s, (size_t)length));
+            break;
+        case EXT_PRE_SHARED_KEY:
+            TRY(pre_shared_key(s, length, data_end));
+            break;
+        case EXT_EARLY_DATA:
+            out->early_data = true;
+            if (length != 0) return broken(s, "early_data in a ClientHello is not empty");
+            break;
+        case EXT_SUPPORTED_VERSIONS:
+            TRY(supported_versions(s, length));
+            break;
+        default: /* unknown and GREASE extensions are skipped by their length */
+            TRY(skip(s, (size_t)length));
+            break;
+        }
     }
-    return OK;
+    return 0;
 }
 
-static enum status client_hello(cursor *c, uint32_t max_hello_length)
+static long body(stream *s, size_t end)
 {
-    tlsadmit_hello_facts *out = c->out;
-    unsigned type, value;
-    uint32_t hello_len;
-    TRY(take_u8(c, UNBOUNDED, &type, NULL));
-    if (type != HANDSHAKE_CLIENT_HELLO) return malformed(c, "handshake message is not a ClientHello");
-    TRY(take_u24(c, UNBOUNDED, &hello_len, NULL));
-    out->hello_length = hello_len;
-    if (hello_len > max_hello_length) return malformed(c, "ClientHello longer than the policy allows");
-    size_t hello_end = c->pos + hello_len;
+    tlsadmit_hello_facts *out = s->out;
+    if (s->logical + 2 + RANDOM_LENGTH + 1 > end)
+        return broken(s, "the ClientHello is too short for version, random and session id");
+    long version = u16(s);
+    if (version < 0) return version;
+    out->legacy_version = (uint16_t)version;
+    out->client_max_version = (uint16_t)version;
+    TRY(skip(s, RANDOM_LENGTH));
 
-    TRY(take_u16(c, hello_end, &value, "legacy_version overruns the hello"));
-    out->legacy_version = (uint16_t)value;
-    out->client_max_version = (uint16_t)value;
-    TRY(take(c, 32, hello_end, NULL, "random overruns the hello"));
+    long session_id_length = u8(s);
+    if (session_id_length < 0) return session_id_length;
+    if (session_id_length > TLSADMIT_SESSION_ID_MAX) return broken(s, "the session id is longer than 32 bytes");
+    if (s->logical + (size_t)session_id_length > end) return broken(s, "the session id overruns the ClientHello");
+    out->session_id_len = (uint8_t)session_id_length;
+    TRY(take(s, out->session_id, (size_t)session_id_length));
 
-    TRY(take_u8(c, hello_end, &value, "session id overruns the hello"));
-    if (value > TLSADMIT_SESSION_ID_MAX) return malformed(c, "session id longer than 32 bytes");
-    out->session_id_len = (uint8_t)value;
-    TRY(take(c, value, hello_end, out->session_id, "session id overruns the hello"));
+    if (s->logical + 2 > end) return broken(s, "the cipher suites overrun the ClientHello");
+    long suites = u16(s);
+    if (suites < 0) return suites;
+    if (suites < 2 || (suites & 1) != 0) return broken(s, "the cipher suite list is empty or of odd length");
+    if (s->logical + (size_t)suites > end) return broken(s, "the cipher suites overrun the ClientHello");
+    TRY(skip(s, (size_t)suites));
 
-    TRY(take_u16(c, hello_end, &value, "cipher suites overrun the hello"));
-    if (value < 2 || value % 2 != 0) return malformed(c, "cipher suites length is odd or under 2");
-    TRY(take(c, value, hello_end, NULL, "cipher suites overrun the hello"));
+    if (s->logical + 1 > end) return broken(s, "the compression methods overrun the ClientHello");
+    long compressions = u8(s);
+    if (compressions < 0) return compressions;
+    if (compressions < 1) return broken(s, "the compression method list is empty");
+    if (s->logical + (size_t)compressions > end) return broken(s, "the compression methods overrun the ClientHello");
+    TRY(skip(s, (size_t)compressions));
 
-    TRY(take_u8(c, hello_end, &value, "compression methods overrun the hello"));
-    if (value < 1) return malformed(c, "no compression methods");
-    TRY(take(c, value, hello_end, NULL, "compression methods overrun the hello"));
-
-    if (c->pos == hello_end) return OK; /* no extensions: a pre-TLS-1.2-style hello */
-    return extensions(c, hello_end);
+    if (s->logical == end) return 0; /* no extensions: allowed, though no modern client sends such a hello */
+    if (s->logical + 2 > end) return broken(s, "a stray byte follows the compression methods");
+    long extensions_length = u16(s);
+    if (extensions_length < 0) return extensions_length;
+    if (s->logical + (size_t)extensions_length != end)
+        return broken(s, "the extensions do not end where the ClientHello ends");
+    return extensions(s, end);
 }
 
 static tlsadmit_verdict final_verdict(const tlsadmit_hello_facts *f, const tlsadmit_policy *policy)
 {
+    /* TLS 1.3 ignores the session id and cannot resume a TLS 1.2 ticket. */
     if (f->offers_tls13 && policy->max_version >= TLSADMIT_TLS1_3)
-        return f->has_psk ? TLSADMIT_RESUME_PSK : TLSADMIT_NEW;
+        return f->psk_identities > 0 ? TLSADMIT_RESUME_PSK : TLSADMIT_NEW;
     if (f->ticket_len > 0) return TLSADMIT_RESUME_TICKET;
     if (f->session_id_len > 0) return TLSADMIT_RESUME_SESSION_ID;
     return TLSADMIT_NEW;
@@ -355,31 +374,78 @@ static void reset(tlsadmit_hello_facts *out)
     out->session_id_len = 0;
     out->ticket_len = -1;
     out->psk_identities = 0;
-    out->has_psk = false;
     out->early_data = false;
     out->has_sni = false;
     out->sni_len = 0;
     out->sni[0] = '\0';
     out->alpn_count = 0;
-    out->alpn_used = 0;
-    out->alpn_truncated = false;
     out->hello_length = 0;
     out->records = 0;
     out->extensions = 0;
     out->malformed_reason = NULL;
 }
 
-static tlsadmit_verdict decide(tlsadmit_hello_facts *out, tlsadmit_verdict verdict)
+static tlsadmit_verdict hello(stream *s, const tlsadmit_policy *policy)
 {
-    out->verdict = verdict;
-    if (verdict != TLSADMIT_INCOMPLETE) out->bytes_needed = 0;
-    return verdict;
+    tlsadmit_hello_facts *out = s->out;
+    long r = u8(s);
+    if (r < 0) return r == NEED_MORE ? TLSADMIT_INCOMPLETE : TLSADMIT_MALFORMED;
+    if (r != CLIENT_HELLO) {
+        broken(s, "the first handshake message is not a ClientHello");
+        return TLSADMIT_MALFORMED;
+    }
+    long length = u24(s);
+    if (length < 0) return length == NEED_MORE ? TLSADMIT_INCOMPLETE : TLSADMIT_MALFORMED;
+    out->hello_length = (uint32_t)length;
+    if ((uint32_t)length > policy->max_hello_length) {
+        broken(s, "the ClientHello is longer than the server accepts");
+        return TLSADMIT_MALFORMED;
+    }
+    s->hello_end = s->logical + (size_t)length;
+    s->hello_known = true;
+    r = body(s, s->hello_end);
+    if (r < 0) return r == NEED_MORE ? TLSADMIT_INCOMPLETE : TLSADMIT_MALFORMED;
+    return final_verdict(out, policy);
 }
 
-static tlsadmit_verdict need(tlsadmit_hello_facts *out, size_t bytes)
+static tlsadmit_verdict parse(const uint8_t *buf, size_t len, const tlsadmit_policy *policy,
+                              tlsadmit_hello_facts *out)
 {
-    out->bytes_needed = (uint32_t)bytes;
-    return decide(out, TLSADMIT_INCOMPLETE);
+    if (len == 0) {
+        out->bytes_needed = RECORD_HEADER;
+        return TLSADMIT_INCOMPLETE;
+    }
+    if (buf[0] != CONTENT_HANDSHAKE) {
+        if ((buf[0] & 0x80) == 0) return TLSADMIT_NOT_TLS;
+        /* SSLv2 framing: two length bytes (high bit set), then the message type. */
+        if (len < 3) {
+            out->bytes_needed = (uint32_t)(3 - len);
+            return TLSADMIT_INCOMPLETE;
+        }
+        return buf[2] == SSLV2_CLIENT_HELLO ? TLSADMIT_SSLV2 : TLSADMIT_NOT_TLS;
+    }
+    if (len < RECORD_HEADER) {
+        out->bytes_needed = (uint32_t)(RECORD_HEADER - len);
+        return TLSADMIT_INCOMPLETE;
+    }
+    if (buf[1] != 3) return TLSADMIT_NOT_TLS;
+    size_t record_length = (size_t)buf[3] << 8 | buf[4];
+    if (record_length == 0 || record_length > TLSADMIT_MAX_RECORD) {
+        out->malformed_reason = "a record length is 0 or over 2^14";
+        return TLSADMIT_MALFORMED;
+    }
+    out->records = 1;
+    stream s = {
+        .buf = buf,
+        .limit = len,
+        .pos = RECORD_HEADER,
+        .record_end = RECORD_HEADER + record_length,
+        .logical = 0,
+        .hello_end = 0,
+        .hello_known = false,
+        .out = out,
+    };
+    return hello(&s, policy);
 }
 
 tlsadmit_verdict tlsadmit_classify(const uint8_t *buf, size_t len,
@@ -387,28 +453,11 @@ tlsadmit_verdict tlsadmit_classify(const uint8_t *buf, size_t len,
                                    tlsadmit_hello_facts *out)
 {
     reset(out);
-    if (len == 0) return need(out, RECORD_HEADER);
-    if (buf[0] & 0x80) {
-        /* SSLv2 framing: 2-byte length, then the message type. */
-        if (len < 3) return need(out, 3 - len);
-        return decide(out, buf[2] == 1 ? TLSADMIT_SSLV2 : TLSADMIT_NOT_TLS);
-    }
-    if (buf[0] != CONTENT_HANDSHAKE) return decide(out, TLSADMIT_NOT_TLS);
-    if (len >= 2 && buf[1] != 3) return decide(out, TLSADMIT_NOT_TLS);
-
-    /* The first record header goes through the same code as later ones; only
-     * its type and major version mean NOT_TLS rather than MALFORMED, and both
-     * were checked above. */
-    cursor c = {.buf = buf, .len = len, .at = 0, .rec_end = 0, .pos = 0, .out = out};
-    switch (client_hello(&c, policy->max_hello_length)) {
-    case OK:
-        return decide(out, final_verdict(out, policy));
-    case INCOMPLETE:
-        return decide(out, TLSADMIT_INCOMPLETE);
-    case MALFORMED:
-    default:
-        return decide(out, TLSADMIT_MALFORMED);
-    }
+    tlsadmit_verdict verdict = parse(buf, len, policy, out);
+    out->verdict = verdict;
+    if (verdict != TLSADMIT_INCOMPLETE) out->bytes_needed = 0;
+    if (verdict != TLSADMIT_MALFORMED) out->malformed_reason = NULL;
+    return verdict;
 }
 
 const char *tlsadmit_verdict_name(tlsadmit_verdict verdict)

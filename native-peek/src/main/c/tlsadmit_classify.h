@@ -39,9 +39,9 @@ typedef enum tlsadmit_verdict {
 #define TLSADMIT_MAX_RECORD 16384
 #define TLSADMIT_SNI_MAX 255
 #define TLSADMIT_SESSION_ID_MAX 32
-/* ALPN names are kept as (1-byte length, name) pairs. Real clients send a few
- * short names; a list that does not fit sets alpn_truncated. */
-#define TLSADMIT_ALPN_CAPACITY 1024
+/* Only the first ALPN names are kept (docs/verdicts.md); each is at most 255 bytes. */
+#define TLSADMIT_ALPN_MAX_NAMES 8
+#define TLSADMIT_ALPN_NAME_MAX 255
 
 typedef struct tlsadmit_policy {
     uint16_t max_version;      /* TLSADMIT_TLS1_2 or TLSADMIT_TLS1_3 */
@@ -59,15 +59,13 @@ typedef struct tlsadmit_hello_facts {
     uint8_t session_id[TLSADMIT_SESSION_ID_MAX];
     int32_t ticket_len;          /* -1 when SessionTicket is absent */
     uint32_t psk_identities;
-    bool has_psk;
     bool early_data;
     bool has_sni;
     uint16_t sni_len;
     char sni[TLSADMIT_SNI_MAX + 1]; /* raw bytes, NUL-terminated for convenience */
-    uint16_t alpn_count;
-    uint16_t alpn_used;          /* bytes of alpn[] in use */
-    bool alpn_truncated;
-    uint8_t alpn[TLSADMIT_ALPN_CAPACITY];
+    uint8_t alpn_count;          /* names kept, at most TLSADMIT_ALPN_MAX_NAMES */
+    uint8_t alpn_len[TLSADMIT_ALPN_MAX_NAMES];
+    char alpn[TLSADMIT_ALPN_MAX_NAMES][TLSADMIT_ALPN_NAME_MAX];
     uint32_t hello_length;
     uint32_t records;
     uint32_t extensions;

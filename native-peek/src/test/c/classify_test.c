@@ -47,7 +47,8 @@ static void a_tls13_hello_is_new_and_reports_its_facts(void)
     CHECK_EQ(0, facts.bytes_needed);
     CHECK(facts.has_sni && strcmp(facts.sni, "shop.example") == 0);
     CHECK_EQ(2, facts.alpn_count);
-    CHECK(facts.alpn_used == 1 + 2 + 1 + 8 && memcmp(facts.alpn, "\002h2\010http/1.1", 12) == 0);
+    CHECK(facts.alpn_len[0] == 2 && memcmp(facts.alpn[0], "h2", 2) == 0);
+    CHECK(facts.alpn_len[1] == 8 && memcmp(facts.alpn[1], "http/1.1", 8) == 0);
     CHECK_EQ(0x0303, facts.legacy_version);
     CHECK_EQ(0x0304, facts.client_max_version);
     CHECK_EQ(32, facts.session_id_len);
@@ -113,9 +114,12 @@ static void plain_http_is_not_tls(void)
     CHECK_EQ(0, facts.bytes_needed);
 }
 
-static void a_handshake_record_with_another_major_version_is_not_tls(void)
+static void a_handshake_record_with_another_major_version_is_not_tls_once_its_header_is_whole(void)
 {
-    CHECK_EQ(TLSADMIT_NOT_TLS, classify_exact((const uint8_t *)"\x16\x04", 2, &TLS13));
+    CHECK_EQ(TLSADMIT_INCOMPLETE, classify_exact((const uint8_t *)"\x16\x04\x01\x00", 4, &TLS13));
+    CHECK_EQ(1, facts.bytes_needed);
+    CHECK_EQ(TLSADMIT_NOT_TLS, classify_exact((const uint8_t *)"\x16\x04\x01\x00\x10", 5, &TLS13));
+    CHECK_EQ(0, facts.records);
 }
 
 static void sslv2_framing_is_recognised_from_three_bytes(void)
@@ -138,7 +142,10 @@ static void a_non_handshake_record_inside_the_hello_is_malformed(void)
     size_t n = modern_hello(50);
     CHECK(n > 60);
     wire[55] = 0x17;
-    CHECK_EQ(TLSADMIT_MALFORMED, classify_exact(wire, 56, &TLS13));
+    CHECK_EQ(TLSADMIT_INCOMPLETE, classify_exact(wire, 59, &TLS13));
+    CHECK_EQ(1, facts.bytes_needed);
+    CHECK_EQ(TLSADMIT_MALFORMED, classify_exact(wire, 60, &TLS13));
+    CHECK_EQ(1, facts.records);
 }
 
 static void a_later_record_with_another_major_version_is_malformed(void)
@@ -146,7 +153,7 @@ static void a_later_record_with_another_major_version_is_malformed(void)
     size_t n = modern_hello(50);
     CHECK(n > 60);
     wire[56] = 0x02;
-    CHECK_EQ(TLSADMIT_MALFORMED, classify_exact(wire, 57, &TLS13));
+    CHECK_EQ(TLSADMIT_MALFORMED, classify_exact(wire, 60, &TLS13));
 }
 
 static void another_handshake_message_is_malformed_from_its_first_byte(void)
@@ -290,7 +297,8 @@ const test_case classify_tests[] = {
     {"bytes_after_the_hello_are_ignored", bytes_after_the_hello_are_ignored},
     {"nothing_yet_needs_a_record_header", nothing_yet_needs_a_record_header},
     {"plain_http_is_not_tls", plain_http_is_not_tls},
-    {"a_handshake_record_with_another_major_version_is_not_tls", a_handshake_record_with_another_major_version_is_not_tls},
+    {"a_handshake_record_with_another_major_version_is_not_tls_once_its_header_is_whole",
+     a_handshake_record_with_another_major_version_is_not_tls_once_its_header_is_whole},
     {"sslv2_framing_is_recognised_from_three_bytes", sslv2_framing_is_recognised_from_three_bytes},
     {"record_lengths_of_zero_or_over_16384_are_malformed", record_lengths_of_zero_or_over_16384_are_malformed},
     {"a_non_handshake_record_inside_the_hello_is_malformed", a_non_handshake_record_inside_the_hello_is_malformed},

@@ -9,7 +9,7 @@ static void check_invariants(const tlsadmit_hello_facts *f, tlsadmit_verdict v)
     if (v != f->verdict || (unsigned)v >= TLSADMIT_VERDICT_COUNT) abort();
     if ((v == TLSADMIT_INCOMPLETE) != (f->bytes_needed > 0)) abort();
     if ((v == TLSADMIT_MALFORMED) != (f->malformed_reason != NULL)) abort();
-    if (f->sni_len > TLSADMIT_SNI_MAX || f->alpn_used > TLSADMIT_ALPN_CAPACITY) abort();
+    if (f->sni_len > TLSADMIT_SNI_MAX || f->alpn_count > TLSADMIT_ALPN_MAX_NAMES) abort();
     if (f->session_id_len > TLSADMIT_SESSION_ID_MAX) abort();
 }
 

@@ -1,0 +1,114 @@
+package io.tlsadmit.peek;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Locale;
+
+/**
+ * Finds and loads {@code libtlsadmit_peek.so}: from {@code tlsadmit.peek.library} when set, else from the jar
+ * ({@code META-INF/native/<os>-<arch>/}), copied first to a private temporary file because the dynamic linker
+ * cannot map a file inside a jar. Never throws: a library that cannot load is reported as the reason.
+ */
+final class NativeLibrary {
+
+    static final String DISABLE_PROPERTY = "tlsadmit.peek.disable";
+    static final String LIBRARY_PROPERTY = "tlsadmit.peek.library";
+    static final String LIBRARY_FILE = "libtlsadmit_peek.so";
+
+    private NativeLibrary() {
+    }
+
+    /** Outcome of one load attempt; {@code reason} is null exactly when {@code loaded}. */
+    record Outcome(boolean loaded, String reason) {
+        static Outcome ok() {
+            return new Outcome(true, null);
+        }
+
+        static Outcome failed(String reason) {
+            return new Outcome(false, reason);
+        }
+    }
+
+    /** The load the system properties ask for. */
+    static Outcome loadConfigured() {
+        if (Boolean.getBoolean(DISABLE_PROPERTY)) {
+            return Outcome.failed("disabled by -D" + DISABLE_PROPERTY + "=true");
+        }
+        String explicit = System.getProperty(LIBRARY_PROPERTY);
+        if (explicit != null && !explicit.isBlank()) {
+            return loadFile(Path.of(explicit));
+        }
+        return loadBundled(NativeLibrary.class.getClassLoader(), platformDirectories());
+    }
+
+    /** Resource directories to try, most specific first: the JVM's own arch name, then its common alias. */
+    static String[] platformDirectories() {
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux") ? "linux"
+                : System.getProperty("os.name", "unknown").toLowerCase(Locale.ROOT).replace(' ', '_');
+        String arch = System.getProperty("os.arch", "unknown");
+        String alias = switch (arch) {
+            case "amd64", "x86_64" -> "x86_64";
+            case "aarch64", "arm64" -> "aarch64";
+            default -> arch;
+        };
+        String own = "META-INF/native/" + os + "-" + arch + "/";
+        String common = "META-INF/native/" + os + "-" + alias + "/";
+        return own.equals(common) ? new String[] {own} : new String[] {own, common};
+    }
+
+    static Outcome loadBundled(ClassLoader loader, String... directories) {
+        for (String directory : directories) {
+            String resource = directory + LIBRARY_FILE;
+            try (InputStream in = loader.getResourceAsStream(resource)) {
+                if (in != null) {
+                    return loadCopy(in, resource);
+                }
+            } catch (IOException e) {
+                return Outcome.failed("cannot read " + resource + ": " + e.getMessage());
+            }
+        }
+        return Outcome.failed("no " + LIBRARY_FILE + " for this platform in the jar (looked in "
+                + String.join(", ", directories) + ")");
+    }
+
+    private static Outcome loadCopy(InputStream in, String resource) {
+        Path copy;
+        try {
+            copy = Files.createTempFile("tlsadmit_peek", ".so",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        } catch (IOException | UnsupportedOperationException e) {
+            return Outcome.failed("cannot create a private temporary file for " + resource + ": " + e.getMessage());
+        }
+        try {
+            copy.toFile().deleteOnExit();
+            Files.copy(in, copy, StandardCopyOption.REPLACE_EXISTING);
+            return loadFile(copy);
+        } catch (IOException e) {
+            return Outcome.failed("cannot extract " + resource + ": " + e.getMessage());
+        } finally {
+            // Once mapped the file is no longer needed: remove it now so nothing is left behind even if the
+            // JVM dies without running its exit hooks.
+            try {
+                Files.deleteIfExists(copy);
+            } catch (IOException ignored) {
+                // deleteOnExit remains as the second chance
+            }
+        }
+    }
+
+    private static Outcome loadFile(Path library) {
+        if (!Files.isRegularFile(library)) {
+            return Outcome.failed("native library " + library + " does not exist");
+        }
+        try {
+            System.load(library.toAbsolutePath().toString());
+            return Outcome.ok();
+        } catch (UnsatisfiedLinkError | SecurityException e) {
+            return Outcome.failed("cannot load " + library + ": " + e.getMessage());
+        }
+    }
+}
