@@ -1,0 +1,444 @@
+package io.tlsadmit.admission.control;
+
+import io.tlsadmit.admission.HandshakeBudget;
+import io.tlsadmit.admission.HandshakeKind;
+import io.tlsadmit.admission.TokenBucket;
+import io.tlsadmit.admission.cost.HandshakeCost;
+import io.tlsadmit.admission.cost.TlsVersion;
+import io.tlsadmit.admission.cpu.CpuAllocation;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
+
+/**
+ * The adaptive budget: admits as many new full handshakes as the CPUs this JVM holds can absorb
+ * after the work of the clients already admitted.
+ *
+ * <h2>Why periodic, and why this formula</h2>
+ * The 2005 session-based admission work (Guitart et al.) observed that under overload an SSL
+ * server should keep serving the sessions it has, which mostly resume cheaply, and admit new
+ * sessions only as far as the spare capacity allows; it recomputes that number every period from
+ * the processors allocated to the server. This class does the same with measured inputs. Every
+ * control period, {@link #tick(long)} sets
+ * <pre>
+ *   rate = (cpus × targetUtilization − otherCpus) / fullHandshakeCost     [full handshakes / s]
+ * </pre>
+ * where {@code cpus} is re-read from {@link CpuAllocation} (cgroup quota, affinity, override,
+ * assignment), {@code otherCpus} is the CPU per second used by everything else — resumed
+ * handshakes plus request processing — smoothed over the last periods (see {@link #BUSY_GAIN}), and
+ * {@code fullHandshakeCost} is the smoothed measured CPU time of one full handshake (an initial
+ * estimate until the first is measured). Resumptions are never charged, so the existing clients'
+ * load is served first and new clients get what is left. The rate is then multiplied by the
+ * {@link FeedbackGuard} factor, clamped to {@code [minFullHandshakesPerSecond,
+ * maxFullHandshakesPerSecond]} and served through a {@link TokenBucket} whose burst is bounded, so
+ * admissions are spread over the period instead of spent at its start.
+ *
+ * <p>The minimum rate is deliberately above 0 by default: a server that admits nothing measures
+ * nothing, and a trickle of new handshakes keeps both the cost and the queue delay current.
+ *
+ * <h2>Inputs</h2>
+ * <ul>
+ *   <li>{@link #handshakeCompleted}: the truth and CPU time of every finished handshake;</li>
+ *   <li>{@link #recordArrival}: every new connection with its predicted kind, admitted or not,
+ *       for {@link #cpusRequested()};</li>
+ *   <li>{@link #recordQueueDelay}: accept to handshake start, for the guard;</li>
+ *   <li>CPU used by everything else: either a cumulative process CPU clock
+ *       ({@link #setProcessCpuTime}), from which handshake CPU is subtracted, or explicit
+ *       {@link #recordOtherCpu} reports. With a process clock the reports are ignored, so nothing
+ *       is counted twice.</li>
+ * </ul>
+ *
+ * <h2>Threads</h2>
+ * The record methods and {@link #tryAcquireFull()} are lock-free and may be called from any
+ * thread. {@link #tick(long)} and the setters serialize on this object; one control thread
+ * ({@link ControlLoop}) or a test calls {@code tick}.
+ */
+public final class AdmissionController implements HandshakeBudget {
+
+    public static final String CPUS = CpuAllocation.CPUS_ATTRIBUTE;
+    public static final String CPUS_ASSIGNED = CpuAllocation.CPUS_ASSIGNED_ATTRIBUTE;
+    public static final String TARGET_UTILIZATION = "targetUtilization";
+    public static final String CONTROL_PERIOD = "controlPeriod";
+    public static final String MIN_RATE = "minFullHandshakesPerSecond";
+    public static final String MAX_RATE = "maxFullHandshakesPerSecond";
+    public static final String BURST = "fullHandshakeBurst";
+    public static final String QUEUE_DELAY_TARGET = "queueDelayTarget";
+    public static final String INITIAL_COST = "initialFullHandshakeCost";
+
+    public static final double DEFAULT_TARGET_UTILIZATION = 0.85;
+    public static final long DEFAULT_CONTROL_PERIOD_MILLIS = 250;
+    public static final double DEFAULT_MIN_RATE = 1;
+    public static final double DEFAULT_MAX_RATE = 100_000;
+    public static final long DEFAULT_QUEUE_DELAY_TARGET_MILLIS = 50;
+    /** Above the 1.1–1.7 ms JSSE measured for RSA-2048 on the development machine: err on the safe side. */
+    public static final long DEFAULT_INITIAL_COST_MICROS = 2_000;
+    /** Periods over which arrivals are averaged for {@link #cpusRequested()}. */
+    public static final int WINDOW_PERIODS = 4;
+    /**
+     * How far the estimate of CPU used by everything else moves towards each period's measurement.
+     * Why not all the way: admitting new clients raises that CPU in the next periods (their
+     * requests), which lowers the next rate, which lowers the CPU again. With {@code q} the CPU a
+     * new client spends after its handshake and {@code c} the handshake's, a full-step estimate
+     * makes the rate alternate once {@code q > c}; a gain {@code g} keeps the loop stable while
+     * {@code g × (1 + q/c) < 2}, i.e. up to {@code q = 3c} at 0.5. Changes of allocated CPUs or
+     * of handshake cost are not smoothed: they act at once.
+     */
+    static final double BUSY_GAIN = 0.5;
+
+    private final CpuAllocation allocation;
+    private final HandshakeCost cost;
+    private final TokenBucket bucket;
+
+    private final LongAdder fullArrivals = new LongAdder();
+    private final LongAdder resumedArrivals = new LongAdder();
+    private final LongAdder reportedOtherCpu = new LongAdder();
+    private final LongAdder queueDelaySum = new LongAdder();
+    private final LongAdder queueDelayCount = new LongAdder();
+    private volatile LongSupplier processCpuTime;
+
+    private volatile double targetUtilization = DEFAULT_TARGET_UTILIZATION;
+    private volatile long controlPeriodMillis = DEFAULT_CONTROL_PERIOD_MILLIS;
+    private volatile double minRate = DEFAULT_MIN_RATE;
+    private volatile double maxRate = DEFAULT_MAX_RATE;
+    private volatile long burstSetting;
+    private volatile long queueDelayTargetMillis = DEFAULT_QUEUE_DELAY_TARGET_MILLIS;
+    private volatile long initialCostMicros = DEFAULT_INITIAL_COST_MICROS;
+
+    // Control-thread state, guarded by this.
+    private final MeasurementWindow window = new MeasurementWindow(WINDOW_PERIODS);
+    private final FeedbackGuard guard = new FeedbackGuard();
+    private Totals previous;
+    private long lastTickNanos;
+    private double modelRate;
+    private double busyPerSecond = Double.NaN;
+    private volatile ControlDecision lastDecision;
+
+    /**
+     * Starts with the rate the allocated CPUs allow at the initial cost estimate.
+     *
+     * @param nanoClock the clock of the token bucket and of {@link #tick(long)}'s argument
+     */
+    public AdmissionController(CpuAllocation allocation, HandshakeCost cost, LongSupplier nanoClock) {
+        this.allocation = Objects.requireNonNull(allocation, "allocation");
+        this.cost = Objects.requireNonNull(cost, "cost");
+        Objects.requireNonNull(nanoClock, "nanoClock");
+        this.lastTickNanos = nanoClock.getAsLong();
+        this.previous = totals();
+        double cpus = allocation.refresh().cpus();
+        this.modelRate = cpus * targetUtilization * 1e9 / initialCostNanos();
+        double rate = clamp(modelRate);
+        this.bucket = new TokenBucket(rate, burstFor(rate), nanoClock);
+    }
+
+    /** A controller on {@link System#nanoTime()} reading the real CPU allocation. */
+    public AdmissionController() {
+        this(new CpuAllocation(), new HandshakeCost(), System::nanoTime);
+    }
+
+    // ---- HandshakeBudget ----------------------------------------------------------------------
+
+    @Override
+    public boolean tryAcquireFull() {
+        return bucket.tryAcquire();
+    }
+
+    @Override
+    public double fullHandshakesPerSecond() {
+        return bucket.ratePerSecond();
+    }
+
+    @Override
+    public double availableTokens() {
+        return bucket.availableTokens();
+    }
+
+    @Override
+    public void handshakeCompleted(HandshakeKind kind, int tlsVersion, long cpuNanos) {
+        cost.record(kind, TlsVersion.fromWire(tlsVersion), cpuNanos);
+    }
+
+    // ---- inputs -------------------------------------------------------------------------------
+
+    /** A new connection arrived; {@code predicted} is the classifier's view, admitted or not. */
+    public void recordArrival(HandshakeKind predicted) {
+        (predicted == HandshakeKind.FULL ? fullArrivals : resumedArrivals).increment();
+    }
+
+    /** Time from accept to the start of a handshake, in nanoseconds. */
+    public void recordQueueDelay(long nanos) {
+        queueDelaySum.add(Math.max(0, nanos));
+        queueDelayCount.increment();
+    }
+
+    /** CPU used by something other than a handshake (request processing); ignored with a process clock. */
+    public void recordOtherCpu(long nanos) {
+        if (nanos > 0) {
+            reportedOtherCpu.add(nanos);
+        }
+    }
+
+    /**
+     * Measures "everything else" as this cumulative process CPU time minus handshake CPU, e.g.
+     * {@code com.sun.management.OperatingSystemMXBean::getProcessCpuTime}; {@code null} goes back
+     * to {@link #recordOtherCpu} reports. Taking effect at the next tick.
+     */
+    public synchronized void setProcessCpuTime(LongSupplier cumulativeProcessCpuNanos) {
+        this.processCpuTime = cumulativeProcessCpuNanos;
+        this.previous = totals();
+    }
+
+    // ---- control ------------------------------------------------------------------------------
+
+    /**
+     * Runs one control period ending at {@code nowNanos}: measures, recomputes the rate and applies
+     * it to the bucket. Rates are over the real elapsed time, so a late tick is not misread as load.
+     *
+     * @return the decision, also available from {@link #lastDecision()}
+     */
+    public synchronized ControlDecision tick(long nowNanos) {
+        long elapsed = nowNanos - lastTickNanos;
+        if (elapsed <= 0) {
+            return lastDecision;
+        }
+        lastTickNanos = nowNanos;
+        Totals now = totals();
+        Totals delta = now.minus(previous);
+        previous = now;
+
+        long otherCpu = now.processCpu >= 0 && delta.processCpu >= 0
+                ? Math.max(0, delta.processCpu - delta.fullCpu - delta.resumedCpu)
+                : delta.reportedOtherCpu;
+        window.add(elapsed, delta.fullCpu, delta.resumedCpu, otherCpu, delta.fullArrivals, delta.resumedArrivals);
+
+        CpuAllocation.Reading cpus = allocation.refresh();
+        double target = targetUtilization;
+        boolean measured = cost.count(HandshakeKind.FULL) > 0;
+        double fullCost = measured ? cost.ewmaNanos(HandshakeKind.FULL) : initialCostNanos();
+        double resumedCost = cost.count(HandshakeKind.RESUMED) > 0 ? cost.ewmaNanos(HandshakeKind.RESUMED) : fullCost;
+
+        double capacityPerSecond = cpus.cpus() * target * 1e9;
+        double lastPeriodBusy = (delta.resumedCpu + otherCpu) * 1e9 / elapsed;
+        busyPerSecond = Double.isNaN(busyPerSecond) ? lastPeriodBusy
+                : busyPerSecond + BUSY_GAIN * (lastPeriodBusy - busyPerSecond);
+        modelRate = Math.max(0, capacityPerSecond - busyPerSecond) / fullCost;
+
+        double meanDelay = delta.queueDelayCount > 0 ? (double) delta.queueDelaySum / delta.queueDelayCount : -1;
+        double factor = guard.update(meanDelay, TimeUnit.MILLISECONDS.toNanos(queueDelayTargetMillis));
+
+        double rate = clamp(modelRate * factor);
+        long burst = burstFor(rate);
+        bucket.setRatePerSecond(rate);
+        bucket.setBurst(burst);
+
+        // The paper's cpusRequested(n): what every arrival would need, admitted or not, at the target.
+        double demandPerSecond = window.fullArrivalsPerSecond() * fullCost
+                + window.resumedArrivalsPerSecond() * resumedCost
+                + window.otherCpuPerSecond();
+        double requested = demandPerSecond / 1e9 / target;
+
+        ControlDecision decision = new ControlDecision(nowNanos, cpus.cpus(), cpus.source(), fullCost, measured,
+                window.resumedCpuPerSecond() / 1e9, window.otherCpuPerSecond() / 1e9, busyPerSecond / 1e9,
+                modelRate, factor, meanDelay, rate, burst, requested);
+        lastDecision = decision;
+        return decision;
+    }
+
+    /** The last period's computation; {@code null} before the first tick. */
+    public ControlDecision lastDecision() {
+        return lastDecision;
+    }
+
+    /** CPUs allocated as of the last refresh (gauge {@code tlsadmit_cpus_allocated}). */
+    public double cpusAllocated() {
+        return allocation.cpus();
+    }
+
+    /** CPUs the current arrivals need at the target utilization (gauge {@code tlsadmit_cpus_requested}); 0 before the first tick. */
+    public double cpusRequested() {
+        ControlDecision decision = lastDecision;
+        return decision == null ? 0 : decision.cpusRequested();
+    }
+
+    public HandshakeCost cost() {
+        return cost;
+    }
+
+    public CpuAllocation allocation() {
+        return allocation;
+    }
+
+    /** The bucket behind this budget, for its counters (granted, refused, refilled). */
+    public TokenBucket bucket() {
+        return bucket;
+    }
+
+    // ---- attributes ---------------------------------------------------------------------------
+
+    /** @param cpus CPUs to assume; 0 = detect (cgroups, affinity). Applies from the next tick. */
+    public void setCpus(double cpus) {
+        allocation.setCpus(cpus);
+    }
+
+    public double getCpus() {
+        return allocation.getCpus();
+    }
+
+    /** The share granted by an external CPU manager; 0 = none. Applies from the next tick. */
+    public void setCpusAssigned(double cpus) {
+        allocation.setCpusAssigned(cpus);
+    }
+
+    public double getCpusAssigned() {
+        return allocation.getCpusAssigned();
+    }
+
+    public void setTargetUtilization(double utilization) {
+        if (!(utilization > 0 && utilization <= 1)) {
+            throw new IllegalArgumentException(TARGET_UTILIZATION
+                    + " must be a fraction of the allocated CPUs in (0, 1], was " + utilization);
+        }
+        this.targetUtilization = utilization;
+    }
+
+    public double getTargetUtilization() {
+        return targetUtilization;
+    }
+
+    /** @param millis how often the rate is recomputed; {@link ControlLoop} picks it up at its next run */
+    public synchronized void setControlPeriod(long millis) {
+        if (millis < 10 || millis > 60_000) {
+            throw new IllegalArgumentException(CONTROL_PERIOD + " must be in [10, 60000] ms, was " + millis);
+        }
+        this.controlPeriodMillis = millis;
+        reapply();
+    }
+
+    public long getControlPeriod() {
+        return controlPeriodMillis;
+    }
+
+    /** Applies at once: operators change limits during incidents. */
+    public synchronized void setMinFullHandshakesPerSecond(double rate) {
+        checkRate(MIN_RATE, rate);
+        this.minRate = rate;
+        reapply();
+    }
+
+    public double getMinFullHandshakesPerSecond() {
+        return minRate;
+    }
+
+    /** The cap; wins over the minimum if they cross. Applies at once. */
+    public synchronized void setMaxFullHandshakesPerSecond(double rate) {
+        checkRate(MAX_RATE, rate);
+        this.maxRate = rate;
+        reapply();
+    }
+
+    public double getMaxFullHandshakesPerSecond() {
+        return maxRate;
+    }
+
+    /** @param burst tokens the bucket may save; 0 = the current rate times the queue-delay target */
+    public synchronized void setFullHandshakeBurst(long burst) {
+        if (burst < 0 || burst > TokenBucket.MAX_BURST) {
+            throw new IllegalArgumentException(BURST + " must be a whole number of handshakes in [0, "
+                    + TokenBucket.MAX_BURST + "] (0 = rate × queueDelayTarget), was " + burst);
+        }
+        this.burstSetting = burst;
+        reapply();
+    }
+
+    public long getFullHandshakeBurst() {
+        return burstSetting;
+    }
+
+    /** @param millis mean accept-to-handshake delay above which the guard cuts the rate */
+    public synchronized void setQueueDelayTarget(long millis) {
+        if (millis < 1 || millis > 60_000) {
+            throw new IllegalArgumentException(QUEUE_DELAY_TARGET + " must be in [1, 60000] ms, was " + millis);
+        }
+        this.queueDelayTargetMillis = millis;
+        reapply();
+    }
+
+    public long getQueueDelayTarget() {
+        return queueDelayTargetMillis;
+    }
+
+    /** @param micros CPU time of one full handshake assumed until the first one is measured */
+    public void setInitialFullHandshakeCost(long micros) {
+        if (micros < 1 || micros > 10_000_000) {
+            throw new IllegalArgumentException(INITIAL_COST + " must be in [1, 10000000] µs, was " + micros);
+        }
+        this.initialCostMicros = micros;
+    }
+
+    public long getInitialFullHandshakeCost() {
+        return initialCostMicros;
+    }
+
+    // ---- internals ----------------------------------------------------------------------------
+
+    private void reapply() {
+        double rate = clamp(modelRate * guard.factor());
+        bucket.setRatePerSecond(rate);
+        bucket.setBurst(burstFor(rate));
+    }
+
+    private double clamp(double rate) {
+        return Math.min(maxRate, Math.max(minRate, rate));
+    }
+
+    private long burstFor(double rate) {
+        long configured = burstSetting;
+        if (configured > 0) {
+            return configured;
+        }
+        // A burst of B handshakes lands on the CPUs at once and the last of them starts about
+        // B × cost / cpus later. Sizing B to the rate times the queue-delay target keeps that
+        // delay near the target, so a full bucket cannot by itself trip the feedback guard.
+        double perDelayTarget = rate * queueDelayTargetMillis / 1000.0;
+        return (long) Math.min(TokenBucket.MAX_BURST, Math.max(1, Math.ceil(perDelayTarget)));
+    }
+
+    private double initialCostNanos() {
+        return initialCostMicros * 1_000.0;
+    }
+
+    private static void checkRate(String attribute, double rate) {
+        if (!(rate >= 0 && rate <= TokenBucket.MAX_RATE)) {
+            throw new IllegalArgumentException(attribute + " must be a number of new full handshakes per second in [0, "
+                    + (long) TokenBucket.MAX_RATE + "], was " + rate);
+        }
+    }
+
+    private Totals totals() {
+        LongSupplier process = processCpuTime;
+        long processCpu = -1;
+        if (process != null) {
+            try {
+                processCpu = process.getAsLong();
+            } catch (RuntimeException e) {
+                processCpu = -1; // an unavailable clock must not stop control; use reports this period
+            }
+        }
+        return new Totals(cost.totalNanos(HandshakeKind.FULL), cost.totalNanos(HandshakeKind.RESUMED),
+                reportedOtherCpu.sum(), processCpu, fullArrivals.sum(), resumedArrivals.sum(),
+                queueDelaySum.sum(), queueDelayCount.sum());
+    }
+
+    /** Cumulative counters at one tick; a period's activity is the difference of two. */
+    private record Totals(long fullCpu, long resumedCpu, long reportedOtherCpu, long processCpu,
+                          long fullArrivals, long resumedArrivals, long queueDelaySum, long queueDelayCount) {
+
+        Totals minus(Totals before) {
+            return new Totals(fullCpu - before.fullCpu, resumedCpu - before.resumedCpu,
+                    reportedOtherCpu - before.reportedOtherCpu,
+                    processCpu < 0 || before.processCpu < 0 ? -1 : processCpu - before.processCpu,
+                    fullArrivals - before.fullArrivals, resumedArrivals - before.resumedArrivals,
+                    queueDelaySum - before.queueDelaySum, queueDelayCount - before.queueDelayCount);
+        }
+    }
+}
