@@ -100,7 +100,7 @@ final class NativeLibrary {
         }
     }
 
-    private static Outcome loadFile(Path library) {
+    static Outcome loadFile(Path library) {
         if (!Files.isRegularFile(library)) {
             return Outcome.failed("native library " + library + " does not exist");
         }
