@@ -25,10 +25,10 @@ final class SimulatedServer {
     /** What happened in one control period, as the test observes it from outside the controller. */
     record Period(int index, long endNanos, ControlDecision decision, long newArrivals, long newAdmitted,
                   long newRefused, long resumedArrivals, long resumedAdmitted, double fullCpuSeconds,
-                  double busyCpuSeconds, double cpuCapacitySeconds, long maxQueueDelayNanos) {
+                  double resumedCpuSeconds, double busyCpuSeconds, double cpuCapacitySeconds, long maxQueueDelayNanos) {
 
-        double fullCpus(double periodSeconds) {
-            return fullCpuSeconds / periodSeconds;
+        double rate() {
+            return decision.fullHandshakesPerSecond();
         }
     }
 
@@ -75,6 +75,7 @@ final class SimulatedServer {
     private long resumedArrivals;
     private long resumedAdmitted;
     private long fullCpu;
+    private long resumedCpu;
     private long busyCpu;
     private long capacity;
     private long maxQueueDelay;
@@ -146,6 +147,8 @@ final class SimulatedServer {
             busyCpu += used;
             if (job.work == Work.FULL_HANDSHAKE) {
                 fullCpu += used;
+            } else if (job.work == Work.RESUMED_HANDSHAKE) {
+                resumedCpu += used;
             }
             if (job.remainingNanos == 0) {
                 queue.poll();
@@ -158,9 +161,9 @@ final class SimulatedServer {
             nextTickNanos += periodNanos;
             ControlDecision decision = controller.tick(clock.getAsLong());
             periods.add(new Period(periods.size(), clock.getAsLong(), decision, newArrivals, newAdmitted, newRefused,
-                    resumedArrivals, resumedAdmitted, fullCpu / 1e9, busyCpu / 1e9, capacity / 1e9, maxQueueDelay));
+                    resumedArrivals, resumedAdmitted, fullCpu / 1e9, resumedCpu / 1e9, busyCpu / 1e9, capacity / 1e9, maxQueueDelay));
             newArrivals = newAdmitted = newRefused = resumedArrivals = resumedAdmitted = 0;
-            fullCpu = busyCpu = capacity = maxQueueDelay = 0;
+            fullCpu = resumedCpu = busyCpu = capacity = maxQueueDelay = 0;
         }
     }
 

@@ -1,0 +1,239 @@
+package io.tlsadmit.admission.control;
+
+import static io.tlsadmit.admission.HandshakeKind.FULL;
+import static io.tlsadmit.admission.HandshakeKind.RESUMED;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tlsadmit.admission.SimulatedClock;
+import io.tlsadmit.admission.cost.HandshakeCost;
+import io.tlsadmit.admission.cpu.CpuAllocation;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The control law one tick at a time, with inputs fed by hand. */
+class AdmissionControllerTest {
+
+    private static final int TLS13 = 0x0304;
+
+    @TempDir
+    Path noCgroups;
+
+    private final SimulatedClock clock = new SimulatedClock();
+
+    private AdmissionController controller(int cpus) {
+        return new AdmissionController(new CpuAllocation(noCgroups, () -> cpus), new HandshakeCost(), clock);
+    }
+
+    private ControlDecision tickAfter(AdmissionController controller, long millis) {
+        clock.advance(millis, TimeUnit.MILLISECONDS);
+        return controller.tick(clock.getAsLong());
+    }
+
+    @Test
+    void startsAtTheAllocatedCpusOverTheInitialCostEstimate() {
+        AdmissionController controller = controller(2);
+        // 2 CPUs × 0.85 / 2 ms
+        assertEquals(850, controller.fullHandshakesPerSecond(), 1e-9);
+        assertNull(controller.lastDecision());
+        assertEquals(0, controller.cpusRequested());
+    }
+
+    @Test
+    void rateIsTheSpareCpuDividedByTheMeasuredFullHandshakeCost() {
+        AdmissionController controller = controller(4);
+        controller.handshakeCompleted(FULL, TLS13, 1_000_000);
+        controller.handshakeCompleted(RESUMED, TLS13, 400_000_000); // 0.4 CPU-s in this 1 s period
+        controller.recordOtherCpu(600_000_000);                     // 0.6 CPU-s of requests
+
+        ControlDecision d = tickAfter(controller, 1000);
+        assertEquals(4.0, d.cpusAllocated());
+        assertTrue(d.costMeasured());
+        assertEquals(1.0, d.busyCpus(), 1e-9);
+        // (4 × 0.85 − 1.0) / 1 ms: the full handshake's own CPU is not "other"
+        assertEquals((4 * 0.85 - 1.0) / 0.001, d.fullHandshakesPerSecond(), 1e-6);
+        assertEquals(d.fullHandshakesPerSecond(), controller.fullHandshakesPerSecond());
+    }
+
+    @Test
+    void fullHandshakeCpuIsNeverCountedAsOtherLoad() {
+        AdmissionController controller = controller(1);
+        for (int i = 0; i < 400; i++) {
+            controller.handshakeCompleted(FULL, TLS13, 2_000_000); // 0.8 CPU-s
+        }
+        ControlDecision d = tickAfter(controller, 1000);
+        assertEquals(0.0, d.busyCpus());
+        assertEquals(0.85 / 0.002, d.fullHandshakesPerSecond(), 1e-6);
+    }
+
+    @Test
+    void aProcessCpuClockReplacesReportedOtherCpu() {
+        AdmissionController controller = controller(2);
+        AtomicLong processCpu = new AtomicLong(5_000_000_000L);
+        controller.setProcessCpuTime(processCpu::get);
+
+        controller.handshakeCompleted(FULL, TLS13, 300_000_000);
+        controller.handshakeCompleted(RESUMED, TLS13, 200_000_000);
+        controller.recordOtherCpu(900_000_000); // ignored: the clock already contains it
+        processCpu.addAndGet(1_000_000_000);     // everything the process did this second
+
+        ControlDecision d = tickAfter(controller, 1000);
+        assertEquals(0.2, d.resumedCpus(), 1e-9);
+        assertEquals(0.5, d.otherCpus(), 1e-9, "1.0 process − 0.3 full − 0.2 resumed");
+        assertEquals(0.7, d.busyCpus(), 1e-9);
+    }
+
+    @Test
+    void busyCpuEstimateMovesHalfWayTowardsEachPeriod() {
+        AdmissionController controller = controller(4);
+        controller.recordOtherCpu(1_000_000_000);
+        assertEquals(1.0, tickAfter(controller, 1000).busyCpus(), 1e-9, "first period taken as is");
+        controller.recordOtherCpu(3_000_000_000L);
+        assertEquals(2.0, tickAfter(controller, 1000).busyCpus(), 1e-9);
+        assertEquals(1.0, tickAfter(controller, 1000).busyCpus(), 1e-9);
+    }
+
+    @Test
+    void resumptionsNeverTakeTokens() {
+        AdmissionController controller = controller(2);
+        double tokens = controller.availableTokens();
+        for (int i = 0; i < 1000; i++) {
+            controller.recordArrival(RESUMED);
+            controller.handshakeCompleted(RESUMED, TLS13, 500_000);
+        }
+        assertEquals(tokens, controller.availableTokens());
+        assertEquals(0, controller.bucket().grantedCount());
+    }
+
+    @Test
+    void handshakesOfUnknownCpuDoNotReplaceTheEstimate() {
+        AdmissionController controller = controller(2);
+        controller.handshakeCompleted(FULL, TLS13, 0);
+        ControlDecision d = tickAfter(controller, 250);
+        assertFalse(d.costMeasured());
+        assertEquals(2_000_000, d.fullHandshakeCostNanos(), 1e-9);
+    }
+
+    @Test
+    void cpusRequestedIsTheDemandOfAllArrivalsAtTheTargetUtilization() {
+        AdmissionController controller = controller(1);
+        controller.handshakeCompleted(FULL, TLS13, 2_000_000);
+        controller.handshakeCompleted(RESUMED, TLS13, 500_000);
+        for (int i = 0; i < 1000; i++) {
+            controller.recordArrival(FULL);    // 1000/s × 2 ms = 2 CPUs
+        }
+        for (int i = 0; i < 2000; i++) {
+            controller.recordArrival(RESUMED); // 2000/s × 0.5 ms = 1 CPU
+        }
+        // The window holds 4 periods; after one 1 s period, rates are over that second.
+        ControlDecision d = tickAfter(controller, 1000);
+        double demand = 2.0 + 1.0 + 0.0005 / 1.0;
+        assertEquals(demand / 0.85, d.cpusRequested(), 0.01);
+        assertEquals(d.cpusRequested(), controller.cpusRequested());
+    }
+
+    @Test
+    void queueDelayOverTheTargetCutsTheRateAndItRecoversWhenTheQueueEmpties() {
+        AdmissionController controller = controller(2);
+        controller.handshakeCompleted(FULL, TLS13, 2_000_000);
+        double model = tickAfter(controller, 250).fullHandshakesPerSecond();
+
+        controller.recordQueueDelay(TimeUnit.MILLISECONDS.toNanos(200));
+        ControlDecision cut = tickAfter(controller, 250);
+        assertEquals(FeedbackGuard.DECREASE, cut.guardFactor(), 1e-9);
+        assertEquals(model * FeedbackGuard.DECREASE, cut.fullHandshakesPerSecond(), 1e-6);
+
+        controller.recordQueueDelay(TimeUnit.MILLISECONDS.toNanos(1));
+        ControlDecision recovering = tickAfter(controller, 250);
+        assertEquals(FeedbackGuard.DECREASE + FeedbackGuard.RECOVERY, recovering.guardFactor(), 1e-9);
+    }
+
+    @Test
+    void theRateStaysWithinMinAndMaxAndTheCapWinsWhenTheyCross() {
+        AdmissionController controller = controller(2);
+        controller.setMaxFullHandshakesPerSecond(100);
+        assertEquals(100, controller.fullHandshakesPerSecond(), "the cap applies at once");
+
+        controller.setMaxFullHandshakesPerSecond(100_000);
+        controller.setMinFullHandshakesPerSecond(50);
+        controller.recordOtherCpu(10_000_000_000L); // far more than 2 CPUs
+        assertEquals(50, tickAfter(controller, 1000).fullHandshakesPerSecond());
+
+        controller.setMaxFullHandshakesPerSecond(20);
+        assertEquals(20, controller.fullHandshakesPerSecond());
+    }
+
+    @Test
+    void maxOfZeroRefusesEveryNewHandshake() {
+        AdmissionController controller = controller(2);
+        controller.setMaxFullHandshakesPerSecond(0);
+        clock.advance(1, TimeUnit.SECONDS);
+        assertFalse(controller.tryAcquireFull());
+    }
+
+    @Test
+    void automaticBurstIsTheRateTimesTheQueueDelayTargetAndAnExplicitBurstWins() {
+        AdmissionController controller = controller(2);
+        ControlDecision d = tickAfter(controller, 250);
+        assertEquals((long) Math.ceil(850 * 0.050), d.burst());
+        assertEquals(d.burst(), controller.bucket().burst());
+
+        controller.setFullHandshakeBurst(7);
+        assertEquals(7, controller.bucket().burst());
+        assertEquals(7, tickAfter(controller, 250).burst());
+    }
+
+    @Test
+    void aCpuOverrideTakesEffectAtTheNextTick() {
+        AdmissionController controller = controller(2);
+        controller.setCpus(0.5);
+        ControlDecision d = tickAfter(controller, 250);
+        assertEquals(0.5, d.cpusAllocated());
+        assertEquals(CpuAllocation.Source.OVERRIDE, d.cpuSource());
+        assertEquals(0.5 * 0.85 / 0.002, d.fullHandshakesPerSecond(), 1e-6);
+        assertEquals(0.5, controller.cpusAllocated());
+    }
+
+    @Test
+    void aTickWithoutElapsedTimeChangesNothing() {
+        AdmissionController controller = controller(2);
+        ControlDecision first = tickAfter(controller, 250);
+        assertSame(first, controller.tick(clock.getAsLong()));
+        assertSame(first, controller.tick(clock.getAsLong() - 1));
+    }
+
+    @Test
+    void invalidAttributesNameThemselves() {
+        AdmissionController c = controller(2);
+        assertRejected("targetUtilization", () -> c.setTargetUtilization(0));
+        assertRejected("targetUtilization", () -> c.setTargetUtilization(1.01));
+        assertRejected("targetUtilization", () -> c.setTargetUtilization(Double.NaN));
+        assertRejected("controlPeriod", () -> c.setControlPeriod(5));
+        assertRejected("minFullHandshakesPerSecond", () -> c.setMinFullHandshakesPerSecond(-1));
+        assertRejected("maxFullHandshakesPerSecond", () -> c.setMaxFullHandshakesPerSecond(Double.NaN));
+        assertRejected("fullHandshakeBurst", () -> c.setFullHandshakeBurst(-1));
+        assertRejected("queueDelayTarget", () -> c.setQueueDelayTarget(0));
+        assertRejected("initialFullHandshakeCost", () -> c.setInitialFullHandshakeCost(0));
+        assertRejected("cpus", () -> c.setCpus(-2));
+        assertRejected("cpusAssigned", () -> c.setCpusAssigned(Double.POSITIVE_INFINITY));
+        assertEquals(AdmissionController.DEFAULT_TARGET_UTILIZATION, c.getTargetUtilization());
+        assertEquals(AdmissionController.DEFAULT_CONTROL_PERIOD_MILLIS, c.getControlPeriod());
+    }
+
+    private static void assertRejected(String attribute, Executable setter) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, setter::execute);
+        assertTrue(e.getMessage().startsWith(attribute + " "), e.getMessage());
+    }
+
+    @FunctionalInterface
+    private interface Executable {
+        void execute();
+    }
+}

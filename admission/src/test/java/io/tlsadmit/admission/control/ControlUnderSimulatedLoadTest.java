@@ -1,0 +1,269 @@
+package io.tlsadmit.admission.control;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tlsadmit.admission.SimulatedClock;
+import io.tlsadmit.admission.cost.HandshakeCost;
+import io.tlsadmit.admission.cpu.CpuAllocation;
+import io.tlsadmit.admission.control.SimulatedServer.Period;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The controller against {@link SimulatedServer}: simulated clock, evenly spaced synthetic
+ * arrivals, true costs known to the test. Costs follow the issue's measurements: a full handshake
+ * 2 ms, a resumption 0.5 ms. Default settings: target utilization 0.85, 250 ms periods.
+ *
+ * <p>The band stated for "no oscillation" is ±2% of the ideal rate once converged; "ideal" is
+ * {@code (cpus × 0.85 − CPU of resumptions and requests) / CPU per admitted new client}.
+ */
+class ControlUnderSimulatedLoadTest {
+
+    private static final long FULL = 2_000_000;
+    private static final long RESUMED = 500_000;
+    private static final double TARGET = AdmissionController.DEFAULT_TARGET_UTILIZATION;
+    private static final double BAND = 0.02;
+
+    @TempDir
+    Path noCgroups;
+
+    private SimulatedServer server(int cpus) {
+        return server(cpus, AdmissionController.DEFAULT_INITIAL_COST_MICROS);
+    }
+
+    private SimulatedServer server(int cpus, long initialCostMicros) {
+        SimulatedClock clock = new SimulatedClock();
+        SimulatedServer[] created = new SimulatedServer[1];
+        // The JVM's CPUs are the simulated server's: an affinity probe that reads them.
+        CpuAllocation allocation = new CpuAllocation(noCgroups, () -> created[0] == null ? cpus : created[0].cpus);
+        AdmissionController controller = new AdmissionController(allocation, new HandshakeCost(), clock);
+        controller.setInitialFullHandshakeCost(initialCostMicros);
+        SimulatedServer server = new SimulatedServer(clock, controller);
+        server.cpus = cpus;
+        server.fullCostNanos = FULL;
+        server.resumedCostNanos = RESUMED;
+        created[0] = server;
+        return server;
+    }
+
+    private static double ideal(int cpus, double resumedPerSecond, long requestNanos) {
+        double busy = resumedPerSecond * (RESUMED + requestNanos) / 1e9;
+        return (cpus * TARGET - busy) / ((FULL + requestNanos) / 1e9);
+    }
+
+    /** Index (within {@code periods}) from which every rate stays within the band of {@code ideal}. */
+    private static int settledFrom(List<Period> periods, double ideal) {
+        int settled = periods.size();
+        for (int i = periods.size() - 1; i >= 0; i--) {
+            if (Math.abs(periods.get(i).rate() - ideal) > BAND * ideal) {
+                break;
+            }
+            settled = i;
+        }
+        return settled;
+    }
+
+    private static void assertSettledWithin(int maxPeriods, List<Period> periods, double ideal) {
+        int settled = settledFrom(periods, ideal);
+        assertTrue(settled <= maxPeriods, "rate settled within ±2% of " + Math.round(ideal) + "/s only after "
+                + settled + " periods: " + rates(periods));
+    }
+
+    /** CPU per second of the new handshakes admitted in a period, at their true cost. */
+    private static double admittedFullCpus(Period p, double periodSeconds) {
+        return p.newAdmitted() * (FULL / 1e9) / periodSeconds;
+    }
+
+    private static String rates(List<Period> periods) {
+        StringBuilder out = new StringBuilder();
+        for (Period p : periods) {
+            out.append(Math.round(p.rate())).append(' ');
+        }
+        return out.toString();
+    }
+
+    @Test
+    void steadyOverloadSettlesOnTheSpareCpuWithinThreePeriods() {
+        SimulatedServer server = server(2);
+        server.newPerSecond = 2000;   // 4 CPUs of full handshakes offered to 2
+        server.resumedPerSecond = 500; // 0.25 CPU
+        List<Period> periods = server.runPeriods(40);
+
+        double ideal = ideal(2, 500, 0);
+        assertEquals(725, ideal, 1e-9);
+        assertSettledWithin(3, periods, ideal);
+        for (Period p : periods.subList(3, periods.size())) {
+            assertTrue(admittedFullCpus(p, server.periodSeconds()) <= 2 * TARGET * (1 + BAND),
+                    "admitted full-handshake CPU over capacity in period " + p.index());
+            assertTrue(p.maxQueueDelayNanos() <= TimeUnit.MILLISECONDS.toNanos(5), "queue in period " + p.index());
+            assertEquals(p.resumedArrivals(), p.resumedAdmitted());
+        }
+        // (2000 × 2 ms + 500 × 0.5 ms) per second / 0.85 = 5 CPUs to serve everyone.
+        assertEquals(5.0, periods.get(39).decision().cpusRequested(), 0.05);
+    }
+
+    @Test
+    void underloadAdmitsEveryNewHandshake() {
+        SimulatedServer server = server(2);
+        server.newPerSecond = 300;
+        server.resumedPerSecond = 250;
+        for (Period p : server.runPeriods(20)) {
+            assertEquals(0, p.newRefused(), "period " + p.index());
+            assertTrue(p.rate() > 300);
+        }
+    }
+
+    @Test
+    void loadStepTimesFourSettlesWithinFourPeriods() {
+        SimulatedServer server = server(2);
+        server.newPerSecond = 300;
+        server.resumedPerSecond = 250;
+        server.runPeriods(8);
+
+        server.newPerSecond *= 4;
+        server.resumedPerSecond *= 4;
+        List<Period> after = server.runPeriods(24);
+
+        double ideal = ideal(2, 1000, 0);
+        assertEquals(600, ideal, 1e-9);
+        assertSettledWithin(4, after, ideal);
+        for (Period p : after) {
+            assertTrue(p.maxQueueDelayNanos() <= TimeUnit.MILLISECONDS.toNanos(60), "queue in period " + p.index());
+            assertEquals(p.resumedArrivals(), p.resumedAdmitted());
+        }
+    }
+
+    @Test
+    void halvingTheCpusCutsTheRateAtOnceAndItRecoversWithinTenPeriods() {
+        SimulatedServer server = server(4);
+        server.newPerSecond = 3000;
+        server.resumedPerSecond = 1000;
+        List<Period> before = server.runPeriods(12);
+        assertSettledWithin(4, before, ideal(4, 1000, 0));
+
+        server.cpus = 2;
+        List<Period> after = server.runPeriods(20);
+        double ideal = ideal(2, 1000, 0);
+        assertTrue(after.get(0).rate() <= ideal, "first period after the cut: " + after.get(0).rate());
+        assertEquals(2.0, after.get(0).decision().cpusAllocated());
+        assertSettledWithin(10, after, ideal);
+        for (Period p : after.subList(1, after.size())) {
+            assertTrue(admittedFullCpus(p, server.periodSeconds()) <= 2 * TARGET * (1 + BAND),
+                    "admitted full-handshake CPU over the halved capacity in period " + p.index());
+        }
+    }
+
+    @Test
+    void doublingTheCpusRaisesTheRateInTheNextPeriod() {
+        SimulatedServer server = server(2);
+        server.newPerSecond = 3000;
+        server.resumedPerSecond = 1000;
+        server.runPeriods(12);
+
+        server.cpus = 4;
+        List<Period> after = server.runPeriods(12);
+        assertEquals(4.0, after.get(0).decision().cpusAllocated());
+        assertSettledWithin(1, after, ideal(4, 1000, 0));
+    }
+
+    @Test
+    void initialCostEstimateThreeTimesTooLowIsReplacedByTheFirstMeasurement() {
+        SimulatedServer server = server(2, 667);
+        server.newPerSecond = 2000;
+        server.resumedPerSecond = 500;
+        List<Period> periods = server.runPeriods(20);
+        assertTrue(periods.get(0).decision().costMeasured());
+        assertEquals(FULL, periods.get(0).decision().fullHandshakeCostNanos(), 1e-6);
+        assertSettledWithin(3, periods, ideal(2, 500, 0));
+    }
+
+    @Test
+    void initialCostEstimateThreeTimesTooHighIsReplacedByTheFirstMeasurement() {
+        SimulatedServer server = server(2, 6_000);
+        server.newPerSecond = 2000;
+        server.resumedPerSecond = 500;
+        List<Period> periods = server.runPeriods(20);
+        assertSettledWithin(2, periods, ideal(2, 500, 0));
+    }
+
+    @Test
+    void aCostThreeTimesTooLowThatIsNeverMeasuredIsHeldInCheckByTheGuard() {
+        SimulatedServer server = server(2, 667);
+        server.reportsHandshakeCpu = false; // a gate that cannot measure: the model stays 3× wrong
+        server.newPerSecond = 3000;
+        server.resumedPerSecond = 500;
+        List<Period> periods = server.runPeriods(60);
+
+        // The model alone would admit (1.7 − 0.25) / 0.000667 ≈ 2170/s, 4.3 CPUs of work on 2.
+        assertTrue(periods.get(59).decision().modelFullHandshakesPerSecond() > 2000);
+        List<Period> later = periods.subList(12, periods.size());
+        double admittedCpus = 0;
+        long maxDelay = 0;
+        for (Period p : later) {
+            admittedCpus += admittedFullCpus(p, server.periodSeconds()) / later.size();
+            maxDelay = Math.max(maxDelay, p.maxQueueDelayNanos());
+        }
+        // Stated band for guard-only control: the sawtooth keeps the queue under 250 ms, the
+        // admitted work within the 1.75 CPUs resumptions leave, and above half of the ideal.
+        assertTrue(maxDelay < TimeUnit.MILLISECONDS.toNanos(250), "max queue delay " + maxDelay / 1e6 + " ms");
+        assertTrue(admittedCpus <= 2 - 0.25, "admitted " + admittedCpus + " CPUs of full handshakes");
+        assertTrue(admittedCpus >= 0.5 * 1.45, "guard starved new clients: " + admittedCpus + " CPUs");
+    }
+
+    @Test
+    void allResumedTrafficIsServedAndLeavesTheRestForNewHandshakes() {
+        SimulatedServer server = server(2);
+        server.newPerSecond = 0;
+        server.resumedPerSecond = 3000; // 1.5 CPUs
+        List<Period> periods = server.runPeriods(20);
+
+        for (Period p : periods) {
+            assertEquals(p.resumedArrivals() * RESUMED / 1e9, p.resumedCpuSeconds(), RESUMED / 1e9,
+                    "every resumption served in period " + p.index());
+        }
+        assertEquals(0, server.controller.bucket().grantedCount() + server.controller.bucket().refusedCount(),
+                "resumptions never touch the budget");
+        // No full handshake measured yet: the initial estimate (2 ms) divides the spare 0.2 CPU.
+        assertEquals(100, periods.get(19).rate(), 100 * BAND);
+        assertEquals(1.5 / TARGET, periods.get(19).decision().cpusRequested(), 0.01);
+    }
+
+    @Test
+    void resumptionsBeyondCapacityDriveNewHandshakesToTheMinimumRate() {
+        SimulatedServer server = server(2);
+        server.newPerSecond = 1000;
+        server.resumedPerSecond = 5000; // 2.5 CPUs: overloaded by the clients it already has
+        List<Period> periods = server.runPeriods(20);
+        for (Period p : periods.subList(6, periods.size())) {
+            assertEquals(AdmissionController.DEFAULT_MIN_RATE, p.rate(), 1e-9, "period " + p.index());
+            assertEquals(p.resumedArrivals(), p.resumedAdmitted());
+        }
+    }
+
+    @Test
+    void requestsCostingTwiceTheHandshakeAfterEachNewClientDoNotMakeTheRateOscillate() {
+        SimulatedServer server = server(2);
+        server.newPerSecond = 2000;
+        server.resumedPerSecond = 100;
+        server.requestCpuNanos = 4_000_000; // each admitted client then spends 2× its handshake
+        List<Period> periods = server.runPeriods(48);
+
+        double ideal = ideal(2, 100, 4_000_000);
+        assertEquals(208.33, ideal, 0.01);
+        assertSettledWithin(24, periods, ideal);
+    }
+
+    @Test
+    void requestsEqualToTheHandshakeSettleWithinTwelvePeriods() {
+        SimulatedServer server = server(2);
+        server.newPerSecond = 2000;
+        server.resumedPerSecond = 500;
+        server.requestCpuNanos = 1_000_000;
+        List<Period> periods = server.runPeriods(40);
+        assertSettledWithin(12, periods, ideal(2, 500, 1_000_000));
+    }
+}
