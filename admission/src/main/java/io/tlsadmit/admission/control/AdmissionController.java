@@ -31,8 +31,15 @@ import java.util.function.LongSupplier;
  * estimate until the first is measured). Resumptions are never charged, so the existing clients'
  * load is served first and new clients get what is left. The rate is then multiplied by the
  * {@link FeedbackGuard} factor, clamped to {@code [minFullHandshakesPerSecond,
- * maxFullHandshakesPerSecond]} and served through a {@link TokenBucket} whose burst is bounded, so
- * admissions are spread over the period instead of spent at its start.
+ * maxFullHandshakesPerSecond]} and served through a {@link TokenBucket} whose burst is bounded
+ * (by default the rate times the queue-delay target), so admissions are spread over the period
+ * instead of spent at its start.
+ *
+ * <p>Why a feedback guard on top: every term of the formula is a measurement or an estimate and
+ * any of them can be wrong — a cost not yet measured, CPU the gate cannot see, a noisy neighbour.
+ * Their common symptom is new connections queueing before their handshake starts, which the
+ * {@link FeedbackGuard} watches; it scales the model down until the queue drains, so a wrong
+ * model costs throughput, not an overloaded server.
  *
  * <p>The minimum rate is deliberately above 0 by default: a server that admits nothing measures
  * nothing, and a trickle of new handshakes keeps both the cost and the queue delay current.
