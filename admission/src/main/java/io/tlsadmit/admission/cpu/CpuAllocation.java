@@ -61,7 +61,7 @@ public final class CpuAllocation {
 
     /** Reads every source again and returns the result, which {@link #cpus()} then reports. */
     public Reading refresh() {
-        CgroupCpuQuota.Limits limits = quota.read();
+        CgroupCpuQuota.Limits limits = quotaNow();
         int affinityCpus = affinityNow();
         double override = cpusOverride;
         double assigned = cpusAssigned;
@@ -91,6 +91,15 @@ public final class CpuAllocation {
                 affinityCpus, assigned, override);
         last = reading;
         return reading;
+    }
+
+    private CgroupCpuQuota.Limits quotaNow() {
+        try {
+            return quota.read();
+        } catch (RuntimeException e) {
+            // A path the file system refuses must not stop the control loop: no cgroup limit known.
+            return new CgroupCpuQuota.Limits(Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY);
+        }
     }
 
     private int affinityNow() {

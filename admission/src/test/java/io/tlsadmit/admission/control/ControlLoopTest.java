@@ -19,23 +19,25 @@ class ControlLoopTest {
 
     @Test
     void ticksTheControllerRepeatedlyOnItsOwnThreadUntilClosed() throws InterruptedException {
-        CountDownLatch threeTicks = new CountDownLatch(3);
-        // The affinity probe runs once per tick (and once at construction).
+        // The affinity probe runs twice at construction (allocation, controller) and once per
+        // tick: the fourth call is in the second tick, so the first one has completed.
+        CountDownLatch twoTicks = new CountDownLatch(4);
         CpuAllocation allocation = new CpuAllocation(noCgroups, () -> {
-            threeTicks.countDown();
+            twoTicks.countDown();
             return 2;
         });
         AdmissionController controller = new AdmissionController(allocation, new HandshakeCost(), System::nanoTime);
         controller.setControlPeriod(10);
         try (ControlLoop loop = new ControlLoop(controller)) {
             loop.start();
-            assertTrue(threeTicks.await(30, TimeUnit.SECONDS), "the loop did not tick");
+            assertTrue(twoTicks.await(30, TimeUnit.SECONDS), "the loop did not tick");
             assertNotNull(controller.lastDecision());
         }
     }
 
     @Test
     void anUnavailableProcessCpuClockDoesNotStopControl() throws InterruptedException {
+        // Read once by the setter, then once per tick: the fourth read is in the third tick.
         CountDownLatch probes = new CountDownLatch(4);
         CpuAllocation allocation = new CpuAllocation(noCgroups, () -> 2);
         AdmissionController controller = new AdmissionController(allocation, new HandshakeCost(), System::nanoTime);
