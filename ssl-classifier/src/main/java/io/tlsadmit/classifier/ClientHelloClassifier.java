@@ -109,7 +109,7 @@ public final class ClientHelloClassifier {
         if (length > policy.maxHelloLength()) {
             return malformed(out, "the ClientHello is longer than the server accepts");
         }
-        int end = s.logical + length;
+        int end = s.logical() + length;
         s.helloEnd = end;
         int r = body(s, out, end);
         if (r < 0) {
@@ -119,7 +119,7 @@ public final class ClientHelloClassifier {
     }
 
     private int body(HandshakeStream s, ClientHello out, int end) {
-        if (s.logical + 2 + RANDOM_LENGTH + 1 > end) {
+        if (s.logical() + 2 + RANDOM_LENGTH + 1 > end) {
             return s.broken("the ClientHello is too short for version, random and session id");
         }
         int version = s.u16();
@@ -139,7 +139,7 @@ public final class ClientHelloClassifier {
         if (sessionIdLength > MAX_SESSION_ID) {
             return s.broken("the session id is longer than 32 bytes");
         }
-        if (s.logical + sessionIdLength > end) {
+        if (s.logical() + sessionIdLength > end) {
             return s.broken("the session id overruns the ClientHello");
         }
         out.sessionIdLength = sessionIdLength;
@@ -148,7 +148,7 @@ public final class ClientHelloClassifier {
             return r;
         }
 
-        if (s.logical + 2 > end) {
+        if (s.logical() + 2 > end) {
             return s.broken("the cipher suites overrun the ClientHello");
         }
         int suites = s.u16();
@@ -158,7 +158,7 @@ public final class ClientHelloClassifier {
         if (suites < 2 || (suites & 1) != 0) {
             return s.broken("the cipher suite list is empty or of odd length");
         }
-        if (s.logical + suites > end) {
+        if (s.logical() + suites > end) {
             return s.broken("the cipher suites overrun the ClientHello");
         }
         r = s.skip(suites);
@@ -166,7 +166,7 @@ public final class ClientHelloClassifier {
             return r;
         }
 
-        if (s.logical + 1 > end) {
+        if (s.logical() + 1 > end) {
             return s.broken("the compression methods overrun the ClientHello");
         }
         int compressions = s.u8();
@@ -176,7 +176,7 @@ public final class ClientHelloClassifier {
         if (compressions < 1) {
             return s.broken("the compression method list is empty");
         }
-        if (s.logical + compressions > end) {
+        if (s.logical() + compressions > end) {
             return s.broken("the compression methods overrun the ClientHello");
         }
         r = s.skip(compressions);
@@ -184,25 +184,25 @@ public final class ClientHelloClassifier {
             return r;
         }
 
-        if (s.logical == end) {
+        if (s.logical() == end) {
             return 0; // no extensions: allowed, though no modern client sends such a hello
         }
-        if (s.logical + 2 > end) {
+        if (s.logical() + 2 > end) {
             return s.broken("a stray byte follows the compression methods");
         }
         int extensionsLength = s.u16();
         if (extensionsLength < 0) {
             return extensionsLength;
         }
-        if (s.logical + extensionsLength != end) {
+        if (s.logical() + extensionsLength != end) {
             return s.broken("the extensions do not end where the ClientHello ends");
         }
         return extensions(s, out, end);
     }
 
     private int extensions(HandshakeStream s, ClientHello out, int end) {
-        while (s.logical < end) {
-            if (s.logical + 4 > end) {
+        while (s.logical() < end) {
+            if (s.logical() + 4 > end) {
                 return s.broken("an extension header overruns the extensions");
             }
             int type = s.u16();
@@ -214,7 +214,7 @@ public final class ClientHelloClassifier {
                 return length;
             }
             out.extensions++;
-            int dataEnd = s.logical + length;
+            int dataEnd = s.logical() + length;
             if (dataEnd > end) {
                 return s.broken("an extension overruns the extensions");
             }
@@ -268,8 +268,8 @@ public final class ClientHelloClassifier {
         if (listLength != length - 2) {
             return s.broken("the server_name list length disagrees with the extension length");
         }
-        while (s.logical < dataEnd) {
-            if (s.logical + 3 > dataEnd) {
+        while (s.logical() < dataEnd) {
+            if (s.logical() + 3 > dataEnd) {
                 return s.broken("a server_name entry header overruns its list");
             }
             int nameType = s.u8();
@@ -280,7 +280,7 @@ public final class ClientHelloClassifier {
             if (nameLength < 0) {
                 return nameLength;
             }
-            if (s.logical + nameLength > dataEnd) {
+            if (s.logical() + nameLength > dataEnd) {
                 return s.broken("a server name overruns its list");
             }
             int r;
@@ -317,12 +317,12 @@ public final class ClientHelloClassifier {
         if (listLength != length - 2 || listLength < 2) {
             return s.broken("the ALPN list length is wrong");
         }
-        while (s.logical < dataEnd) {
+        while (s.logical() < dataEnd) {
             int nameLength = s.u8();
             if (nameLength < 0) {
                 return nameLength;
             }
-            if (nameLength == 0 || s.logical + nameLength > dataEnd) {
+            if (nameLength == 0 || s.logical() + nameLength > dataEnd) {
                 return s.broken("an ALPN protocol name is empty or overruns its list");
             }
             int r;
@@ -349,20 +349,20 @@ public final class ClientHelloClassifier {
         if (identitiesLength < 0) {
             return identitiesLength;
         }
-        int identitiesEnd = s.logical + identitiesLength;
+        int identitiesEnd = s.logical() + identitiesLength;
         // at least one identity (2-byte length, 1 byte, 4-byte age), then room for the binders length
         if (identitiesLength < 7 || identitiesEnd + 2 > dataEnd) {
             return s.broken("the pre_shared_key identities are empty or overrun the extension");
         }
-        while (s.logical < identitiesEnd) {
-            if (s.logical + 2 > identitiesEnd) {
+        while (s.logical() < identitiesEnd) {
+            if (s.logical() + 2 > identitiesEnd) {
                 return s.broken("a PSK identity header overruns the identities");
             }
             int identityLength = s.u16();
             if (identityLength < 0) {
                 return identityLength;
             }
-            if (identityLength == 0 || s.logical + identityLength + 4 > identitiesEnd) {
+            if (identityLength == 0 || s.logical() + identityLength + 4 > identitiesEnd) {
                 return s.broken("a PSK identity is empty or overruns the identities");
             }
             int r = s.skip(identityLength + 4);
@@ -375,15 +375,15 @@ public final class ClientHelloClassifier {
         if (bindersLength < 0) {
             return bindersLength;
         }
-        if (bindersLength < 33 || s.logical + bindersLength != dataEnd) {
+        if (bindersLength < 33 || s.logical() + bindersLength != dataEnd) {
             return s.broken("the PSK binders are too short or do not fill the extension");
         }
-        while (s.logical < dataEnd) {
+        while (s.logical() < dataEnd) {
             int binderLength = s.u8();
             if (binderLength < 0) {
                 return binderLength;
             }
-            if (binderLength < 32 || s.logical + binderLength > dataEnd) {
+            if (binderLength < 32 || s.logical() + binderLength > dataEnd) {
                 return s.broken("a PSK binder is shorter than 32 bytes or overruns the binders");
             }
             int r = s.skip(binderLength);

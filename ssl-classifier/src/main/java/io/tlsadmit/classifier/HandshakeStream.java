@@ -22,8 +22,10 @@ final class HandshakeStream {
     private int limit;
     private int pos;
     private int recordEnd;
-    /** Offset within the handshake stream (the concatenated payloads). */
-    int logical;
+    /** {@code min(recordEnd, limit)}: below it a read needs no record or arrival check (the hot path). */
+    private int readableEnd;
+    /** Handshake-stream offset minus buffer position: record headers are in the buffer, not the stream. */
+    private int delta;
     /** Logical end of the hello (header included) once its header is read, else -1. */
     int helloEnd;
     int records;
@@ -35,7 +37,8 @@ final class HandshakeStream {
         this.limit = limit;
         this.pos = payloadStart;
         this.recordEnd = payloadStart + payloadLength;
-        this.logical = 0;
+        this.readableEnd = Math.min(recordEnd, limit);
+        this.delta = -payloadStart;
         this.helloEnd = -1;
         this.records = 1;
         this.needed = 0;
@@ -47,18 +50,25 @@ final class HandshakeStream {
         buf = null;
     }
 
+    /** Offset within the handshake stream (the concatenated record payloads). */
+    int logical() {
+        return pos + delta;
+    }
+
     int u8() {
-        int ready = ready();
-        if (ready < 0) {
-            return ready;
+        if (pos < readableEnd) {
+            return buf.get(pos++) & 0xff;
         }
-        int value = buf.get(pos) & 0xff;
-        pos++;
-        logical++;
-        return value;
+        int ready = ready();
+        return ready < 0 ? ready : buf.get(pos++) & 0xff;
     }
 
     int u16() {
+        if (pos + 2 <= readableEnd) {
+            int value = ((buf.get(pos) & 0xff) << 8) | (buf.get(pos + 1) & 0xff);
+            pos += 2;
+            return value;
+        }
         int high = u8();
         if (high < 0) {
             return high;
@@ -78,14 +88,17 @@ final class HandshakeStream {
 
     /** Skips {@code n} bytes of the handshake stream; 0 when done. */
     int skip(int n) {
+        if (pos + n <= readableEnd) {
+            pos += n;
+            return 0;
+        }
         while (n > 0) {
             int ready = ready();
             if (ready < 0) {
                 return ready;
             }
-            int step = Math.min(n, Math.min(recordEnd, limit) - pos);
+            int step = Math.min(n, readableEnd - pos);
             pos += step;
-            logical += step;
             n -= step;
         }
         return 0;
@@ -93,15 +106,22 @@ final class HandshakeStream {
 
     /** Copies {@code n} bytes of the handshake stream into {@code dst[offset..]}; 0 when done. */
     int copy(byte[] dst, int offset, int n) {
+        if (pos + n <= readableEnd) {
+            // Names and ids are short: a plain loop beats a bulk get's fixed cost on direct buffers.
+            for (int i = 0; i < n; i++) {
+                dst[offset + i] = buf.get(pos + i);
+            }
+            pos += n;
+            return 0;
+        }
         while (n > 0) {
             int ready = ready();
             if (ready < 0) {
                 return ready;
             }
-            int step = Math.min(n, Math.min(recordEnd, limit) - pos);
+            int step = Math.min(n, readableEnd - pos);
             buf.get(pos, dst, offset, step);
             pos += step;
-            logical += step;
             offset += step;
             n -= step;
         }
@@ -133,14 +153,16 @@ final class HandshakeStream {
             return broken("a record length is 0 or over 2^14");
         }
         pos += RECORD_HEADER;
+        delta -= RECORD_HEADER;
         recordEnd = pos + length;
+        readableEnd = Math.min(recordEnd, limit);
         records++;
         return pos < limit ? 0 : needMore(length);
     }
 
     /** At the end of what arrived, inside a record: missing bytes of the record, or of the hello if it ends first. */
     private int needMore(int restOfRecord) {
-        needed = helloEnd < 0 ? restOfRecord : Math.min(restOfRecord, helloEnd - logical);
+        needed = helloEnd < 0 ? restOfRecord : Math.min(restOfRecord, helloEnd - logical());
         return NEED_MORE;
     }
 
