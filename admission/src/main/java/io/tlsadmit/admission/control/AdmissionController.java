@@ -300,6 +300,7 @@ public final class AdmissionController implements HandshakeBudget {
         return allocation.getCpusAssigned();
     }
 
+    /** @param utilization share of the allocated CPUs to plan for; applies from the next tick */
     public void setTargetUtilization(double utilization) {
         if (!(utilization > 0 && utilization <= 1)) {
             throw new IllegalArgumentException(TARGET_UTILIZATION
@@ -374,7 +375,7 @@ public final class AdmissionController implements HandshakeBudget {
         return queueDelayTargetMillis;
     }
 
-    /** @param micros CPU time of one full handshake assumed until the first one is measured */
+    /** @param micros CPU time of one full handshake assumed until one is measured; applies from the next tick */
     public void setInitialFullHandshakeCost(long micros) {
         if (micros < 1 || micros > 10_000_000) {
             throw new IllegalArgumentException(INITIAL_COST + " must be in [1, 10000000] µs, was " + micros);

@@ -7,6 +7,8 @@ import io.tlsadmit.admission.SimulatedClock;
 import io.tlsadmit.admission.cost.HandshakeCost;
 import io.tlsadmit.admission.cpu.CpuAllocation;
 import io.tlsadmit.admission.control.SimulatedServer.Period;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -39,7 +41,7 @@ class ControlUnderSimulatedLoadTest {
         SimulatedClock clock = new SimulatedClock();
         SimulatedServer[] created = new SimulatedServer[1];
         // The JVM's CPUs are the simulated server's: an affinity probe that reads them.
-        CpuAllocation allocation = new CpuAllocation(noCgroups, () -> created[0] == null ? cpus : created[0].cpus);
+        CpuAllocation allocation = new CpuAllocation(noCgroups, () -> created[0] == null ? cpus : (int) created[0].cpus);
         AdmissionController controller = new AdmissionController(allocation, new HandshakeCost(), clock);
         controller.setInitialFullHandshakeCost(initialCostMicros);
         SimulatedServer server = new SimulatedServer(clock, controller);
@@ -50,7 +52,7 @@ class ControlUnderSimulatedLoadTest {
         return server;
     }
 
-    private static double ideal(int cpus, double resumedPerSecond, long requestNanos) {
+    private static double ideal(double cpus, double resumedPerSecond, long requestNanos) {
         double busy = resumedPerSecond * (RESUMED + requestNanos) / 1e9;
         return (cpus * TARGET - busy) / ((FULL + requestNanos) / 1e9);
     }
@@ -168,6 +170,41 @@ class ControlUnderSimulatedLoadTest {
         List<Period> after = server.runPeriods(12);
         assertEquals(4.0, after.get(0).decision().cpusAllocated());
         assertSettledWithin(1, after, ideal(4, 1000, 0));
+    }
+
+    @Test
+    void aContainerResizedFromTwoToHalfACpuIsFollowedAtTheNextTick(@TempDir Path root) throws IOException {
+        // A real cgroup v2 layout: the controller reads cpu.max, the simulated CPUs follow it.
+        Files.createDirectories(root.resolve("proc/self"));
+        Files.writeString(root.resolve("proc/self/mountinfo"), "30 24 0:26 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n");
+        Files.writeString(root.resolve("proc/self/cgroup"), "0::/tomcat\n");
+        Path cpuMax = root.resolve("sys/fs/cgroup/tomcat/cpu.max");
+        Files.createDirectories(cpuMax.getParent());
+        Files.writeString(cpuMax, "200000 100000\n");
+
+        SimulatedClock clock = new SimulatedClock();
+        AdmissionController controller = new AdmissionController(new CpuAllocation(root, () -> 8), new HandshakeCost(), clock);
+        SimulatedServer server = new SimulatedServer(clock, controller);
+        server.cpus = 2;
+        server.fullCostNanos = FULL;
+        server.resumedCostNanos = RESUMED;
+        server.newPerSecond = 2000;
+        server.resumedPerSecond = 200;
+        assertSettledWithin(3, server.runPeriods(12), ideal(2, 200, 0));
+
+        Files.writeString(cpuMax, "50000 100000\n");
+        server.cpus = 0.5;
+        List<Period> after = server.runPeriods(24);
+        double ideal = ideal(0.5, 200, 0);
+        assertEquals(0.5, after.get(0).decision().cpusAllocated());
+        assertEquals(CpuAllocation.Source.CGROUP_V2, after.get(0).decision().cpuSource());
+        assertTrue(after.get(0).rate() <= ideal, "first period after the resize: " + after.get(0).rate());
+        // The period before the tick admitted for 2 CPUs: that backlog on half a CPU trips the
+        // guard, which holds the rate under the ideal until it drains, then recovers.
+        for (Period p : after) {
+            assertTrue(p.rate() <= ideal * (1 + BAND), "period " + p.index() + " above the new ideal");
+        }
+        assertSettledWithin(16, after, ideal);
     }
 
     @Test

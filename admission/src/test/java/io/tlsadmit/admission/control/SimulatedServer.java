@@ -53,7 +53,7 @@ final class SimulatedServer {
     final AdmissionController controller;
     private final long periodNanos;
 
-    int cpus;
+    double cpus;
     double newPerSecond;
     double resumedPerSecond;
     long fullCostNanos;
@@ -129,7 +129,7 @@ final class SimulatedServer {
             queue.add(new Job(Work.RESUMED_HANDSHAKE, now, resumedCostNanos));
         }
 
-        long cpuLeft = cpus * STEP_NANOS;
+        long cpuLeft = Math.round(cpus * STEP_NANOS);
         capacity += cpuLeft;
         while (cpuLeft > 0 && !queue.isEmpty()) {
             Job job = queue.peek();
