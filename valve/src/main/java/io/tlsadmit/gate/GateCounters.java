@@ -1,0 +1,117 @@
+package io.tlsadmit.gate;
+
+import io.tlsadmit.admission.HandshakeKind;
+import io.tlsadmit.classifier.TlsVersion;
+import io.tlsadmit.classifier.Verdict;
+import java.util.concurrent.atomic.LongAccumulator;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Every count the gate keeps, as striped adders so that connection threads never contend. Metrics
+ * (Micrometer, JMX) are views that read these; the gate works the same with no view attached.
+ */
+public final class GateCounters {
+
+    private static final Verdict[] VERDICTS = Verdict.values();
+    private static final Decision[] DECISIONS = Decision.values();
+    private static final HandshakeKind[] KINDS = HandshakeKind.values();
+    /** The versions counted separately; anything else is counted as {@link #OTHER_VERSION}. */
+    private static final int[] VERSIONS = {TlsVersion.TLS1_0, TlsVersion.TLS1_1, TlsVersion.TLS1_2, TlsVersion.TLS1_3};
+    public static final int OTHER_VERSION = 0;
+
+    private final LongAdder[][] connections = new LongAdder[VERDICTS.length][DECISIONS.length];
+    private final LongAdder[][] handshakes = new LongAdder[KINDS.length][VERSIONS.length + 1];
+    private final LongAdder[] mispredictions = new LongAdder[VERDICTS.length];
+    private final LongAdder[] lateRefusals = new LongAdder[VERDICTS.length];
+    private final LongAdder classifications = new LongAdder();
+    private final LongAdder classificationNanos = new LongAdder();
+    private final LongAccumulator classificationMaxNanos = new LongAccumulator(Math::max, 0);
+
+    public GateCounters() {
+        for (int v = 0; v < VERDICTS.length; v++) {
+            for (int d = 0; d < DECISIONS.length; d++) {
+                connections[v][d] = new LongAdder();
+            }
+            mispredictions[v] = new LongAdder();
+            lateRefusals[v] = new LongAdder();
+        }
+        for (int k = 0; k < KINDS.length; k++) {
+            for (int i = 0; i <= VERSIONS.length; i++) {
+                handshakes[k][i] = new LongAdder();
+            }
+        }
+    }
+
+    void connection(Verdict verdict, Decision decision) {
+        connections[verdict.ordinal()][decision.ordinal()].increment();
+    }
+
+    void classified(long nanosSinceAccept) {
+        classifications.increment();
+        classificationNanos.add(nanosSinceAccept);
+        classificationMaxNanos.accumulate(nanosSinceAccept);
+    }
+
+    void handshake(HandshakeKind kind, int version) {
+        handshakes[kind.ordinal()][versionIndex(version)].increment();
+    }
+
+    void misprediction(Verdict verdict) {
+        mispredictions[verdict.ordinal()].increment();
+    }
+
+    void lateRefusal(Verdict verdict) {
+        lateRefusals[verdict.ordinal()].increment();
+    }
+
+    public long connections(Verdict verdict, Decision decision) {
+        return connections[verdict.ordinal()][decision.ordinal()].sum();
+    }
+
+    /** @param version a wire version such as {@code 0x0304}, or {@link #OTHER_VERSION} */
+    public long handshakes(HandshakeKind kind, int version) {
+        return handshakes[kind.ordinal()][versionIndex(version)].sum();
+    }
+
+    public long handshakes(HandshakeKind kind) {
+        long sum = 0;
+        for (LongAdder adder : handshakes[kind.ordinal()]) {
+            sum += adder.sum();
+        }
+        return sum;
+    }
+
+    public long mispredictions(Verdict verdict) {
+        return mispredictions[verdict.ordinal()].sum();
+    }
+
+    public long lateRefusals(Verdict verdict) {
+        return lateRefusals[verdict.ordinal()].sum();
+    }
+
+    public long classifications() {
+        return classifications.sum();
+    }
+
+    public long classificationNanos() {
+        return classificationNanos.sum();
+    }
+
+    public long classificationMaxNanos() {
+        return classificationMaxNanos.get();
+    }
+
+    /** The versions with their own counters, for metric views; {@link #OTHER_VERSION} is the rest. */
+    public static int[] countedVersions() {
+        return VERSIONS.clone();
+    }
+
+    private static int versionIndex(int version) {
+        for (int i = 0; i < VERSIONS.length; i++) {
+            if (VERSIONS[i] == version) {
+                return i;
+            }
+        }
+        return VERSIONS.length;
+    }
+}

@@ -1,0 +1,93 @@
+package io.tlsadmit.gate;
+
+import io.tlsadmit.admission.HandshakeBudget;
+import io.tlsadmit.admission.StaticBudget;
+import java.util.Locale;
+
+/**
+ * The connector attributes of the gate as the user wrote them, checked together at connector init so
+ * that a bad value stops Tomcat with a message naming the attribute.
+ */
+public final class GateSettings {
+
+    public static final String BUDGET = "budget";
+    public static final String RATE = StaticBudget.RATE_ATTRIBUTE;
+    public static final String BURST = StaticBudget.BURST_ATTRIBUTE;
+
+    private String budget = "static";
+    private String maxFullHandshakesPerSecond = "100";
+    private String fullHandshakeBurst = "20";
+    private String refuseAction = "close";
+
+    public String getBudget() {
+        return budget;
+    }
+
+    public void setBudget(String budget) {
+        this.budget = budget;
+    }
+
+    public String getMaxFullHandshakesPerSecond() {
+        return maxFullHandshakesPerSecond;
+    }
+
+    public void setMaxFullHandshakesPerSecond(String value) {
+        this.maxFullHandshakesPerSecond = value;
+    }
+
+    public String getFullHandshakeBurst() {
+        return fullHandshakeBurst;
+    }
+
+    public void setFullHandshakeBurst(String value) {
+        this.fullHandshakeBurst = value;
+    }
+
+    public String getRefuseAction() {
+        return refuseAction;
+    }
+
+    public void setRefuseAction(String value) {
+        this.refuseAction = value;
+    }
+
+    /** @throws IllegalArgumentException naming the offending attribute */
+    public RefuseAction refuseActionValue() {
+        return RefuseAction.parse(refuseAction);
+    }
+
+    /** A new budget as configured. @throws IllegalArgumentException naming the offending attribute */
+    public HandshakeBudget newBudget() {
+        String kind = budget == null ? "" : budget.trim().toLowerCase(Locale.ROOT);
+        if (!kind.equals("static")) {
+            throw new IllegalArgumentException(BUDGET + " must be \"static\", was \"" + budget + "\"");
+        }
+        return new StaticBudget(parseRate(maxFullHandshakesPerSecond), parseBurst(fullHandshakeBurst));
+    }
+
+    static double parseRate(String value) {
+        double rate;
+        try {
+            rate = Double.parseDouble(value.trim());
+        } catch (NumberFormatException | NullPointerException e) {
+            throw new IllegalArgumentException(RATE + " must be a decimal number of new full handshakes per second"
+                    + " (0 refuses every new handshake), was \"" + value + "\"");
+        }
+        if (!Double.isFinite(rate) || rate < 0) {
+            throw new IllegalArgumentException(RATE + " must be >= 0, was \"" + value + "\"");
+        }
+        return rate;
+    }
+
+    static long parseBurst(String value) {
+        try {
+            long burst = Long.parseLong(value.trim());
+            if (burst >= 0) {
+                return burst;
+            }
+        } catch (NumberFormatException | NullPointerException e) {
+            // reported below in the user's terms
+        }
+        throw new IllegalArgumentException(BURST + " must be a whole number of handshakes >= 0, was \"" + value + "\"");
+    }
+}

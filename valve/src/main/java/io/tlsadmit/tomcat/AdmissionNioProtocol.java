@@ -1,0 +1,132 @@
+package io.tlsadmit.tomcat;
+
+import io.tlsadmit.gate.ConnectorGate;
+import io.tlsadmit.gate.GateSettings;
+import java.lang.management.ManagementFactory;
+import java.util.Locale;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.apache.coyote.http11.Http11NioProtocol;
+import org.apache.juli.logging.Log;
+import org.apache.juli.logging.LogFactory;
+
+/**
+ * An HTTP/1.1 NIO TLS connector with admission control: {@code protocol="io.tlsadmit.tomcat.AdmissionNioProtocol"}.
+ * Every resumption is admitted; a new full handshake only while the budget has a token, decided on
+ * the ClientHello before the TLS engine sees it. The connector attributes are documented in
+ * valve/README.md; they are checked when the connector initialises, and a bad value stops it with
+ * a message naming the attribute.
+ */
+public class AdmissionNioProtocol extends Http11NioProtocol {
+
+    private static final Log log = LogFactory.getLog(AdmissionNioProtocol.class);
+    public static final String JMX_DOMAIN = "io.tlsadmit";
+
+    private final GateSettings settings = new GateSettings();
+    private volatile ConnectorGate gate;
+    private ObjectName mbeanName;
+
+    public AdmissionNioProtocol() {
+        super(new AdmissionNioEndpoint());
+        // The late gate lives in this JSSE implementation; a connector that names its own wins.
+        setSslImplementationName(GatedJsseImplementation.class.getName());
+    }
+
+    public String getBudget() {
+        return settings.getBudget();
+    }
+
+    public void setBudget(String budget) {
+        settings.setBudget(budget);
+    }
+
+    public String getMaxFullHandshakesPerSecond() {
+        return settings.getMaxFullHandshakesPerSecond();
+    }
+
+    public void setMaxFullHandshakesPerSecond(String rate) {
+        settings.setMaxFullHandshakesPerSecond(rate);
+    }
+
+    public String getFullHandshakeBurst() {
+        return settings.getFullHandshakeBurst();
+    }
+
+    public void setFullHandshakeBurst(String burst) {
+        settings.setFullHandshakeBurst(burst);
+    }
+
+    public String getRefuseAction() {
+        return settings.getRefuseAction();
+    }
+
+    public void setRefuseAction(String action) {
+        settings.setRefuseAction(action);
+    }
+
+    /** The gate of this connector, once initialised; the valve binds its metrics to it. */
+    public ConnectorGate gate() {
+        return gate;
+    }
+
+    @Override
+    public void init() throws Exception {
+        if (!isSSLEnabled()) {
+            throw new IllegalArgumentException("tlsadmit: " + getClass().getSimpleName()
+                    + " gates TLS handshakes; set SSLEnabled=\"true\" on connector " + getName());
+        }
+        ConnectorGate created;
+        try {
+            created = new ConnectorGate(unquotedName(), settings.newBudget(), settings.refuseActionValue());
+        } catch (IllegalArgumentException e) {
+            // Surfaces in catalina.out and stops the connector; the message names the attribute.
+            throw new IllegalArgumentException("tlsadmit: invalid connector attribute on " + getName() + ": "
+                    + e.getMessage(), e);
+        }
+        gate = created;
+        ((AdmissionNioEndpoint) getEndpoint()).gate(created);
+        super.init();
+        registerMBean(created);
+        log.info("tlsadmit: " + created + (isLateGated() ? ", late gate on" : ", late gate off (sslImplementationName="
+                + getSslImplementationName() + ")"));
+    }
+
+    private boolean isLateGated() {
+        return GatedJsseImplementation.class.getName().equals(getSslImplementationName());
+    }
+
+    private void registerMBean(ConnectorGate created) {
+        try {
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            ObjectName name = new ObjectName(JMX_DOMAIN + ":type=Gate,connector=" + getName());
+            if (server.isRegistered(name)) {
+                server.unregisterMBean(name);
+            }
+            server.registerMBean(new Gate(created, settings.getBudget().trim().toLowerCase(Locale.ROOT)), name);
+            mbeanName = name;
+        } catch (JMException e) {
+            log.warn("tlsadmit: cannot register the gate MBean of " + getName() + ": " + e.getMessage());
+        }
+    }
+
+    @Override
+    public void destroy() throws Exception {
+        try {
+            super.destroy();
+        } finally {
+            if (mbeanName != null) {
+                try {
+                    ManagementFactory.getPlatformMBeanServer().unregisterMBean(mbeanName);
+                } catch (JMException e) {
+                    log.debug("tlsadmit: gate MBean already gone", e);
+                }
+                mbeanName = null;
+            }
+        }
+    }
+
+    private String unquotedName() {
+        return ObjectName.unquote(getName());
+    }
+}

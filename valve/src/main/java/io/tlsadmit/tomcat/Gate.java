@@ -1,0 +1,133 @@
+package io.tlsadmit.tomcat;
+
+import io.tlsadmit.admission.HandshakeKind;
+import io.tlsadmit.admission.StaticBudget;
+import io.tlsadmit.classifier.Verdict;
+import io.tlsadmit.gate.ConnectorGate;
+import io.tlsadmit.gate.Decision;
+import io.tlsadmit.gate.GateCounters;
+
+/** The JMX view of a {@link ConnectorGate}. */
+final class Gate implements GateMXBean {
+
+    private final ConnectorGate gate;
+    private final String budgetKind;
+
+    Gate(ConnectorGate gate, String budgetKind) {
+        this.gate = gate;
+        this.budgetKind = budgetKind;
+    }
+
+    @Override
+    public String getConnector() {
+        return gate.name();
+    }
+
+    @Override
+    public String getBudget() {
+        return budgetKind;
+    }
+
+    @Override
+    public String getRefuseAction() {
+        return gate.refuseAction().attributeValue();
+    }
+
+    @Override
+    public double getMaxFullHandshakesPerSecond() {
+        return gate.budget().fullHandshakesPerSecond();
+    }
+
+    @Override
+    public void setMaxFullHandshakesPerSecond(double rate) {
+        staticBudget().setFullHandshakesPerSecond(rate);
+    }
+
+    @Override
+    public long getFullHandshakeBurst() {
+        return gate.budget() instanceof StaticBudget budget ? budget.burst() : -1;
+    }
+
+    @Override
+    public void setFullHandshakeBurst(long burst) {
+        staticBudget().setBurst(burst);
+    }
+
+    private StaticBudget staticBudget() {
+        if (gate.budget() instanceof StaticBudget budget) {
+            return budget;
+        }
+        throw new UnsupportedOperationException("The " + budgetKind + " budget of " + gate.name()
+                + " is not set by hand");
+    }
+
+    @Override
+    public double getAvailableTokens() {
+        return gate.budget().availableTokens();
+    }
+
+    @Override
+    public long getNewAdmitted() {
+        return counters().connections(Verdict.NEW, Decision.ADMITTED);
+    }
+
+    @Override
+    public long getNewRefused() {
+        return counters().connections(Verdict.NEW, Decision.REFUSED);
+    }
+
+    @Override
+    public long getResumptionsAdmitted() {
+        long sum = 0;
+        for (Verdict verdict : Verdict.values()) {
+            if (verdict.isResumption()) {
+                sum += counters().connections(verdict, Decision.ADMITTED);
+            }
+        }
+        return sum;
+    }
+
+    @Override
+    public long getNonHandshakesRefused() {
+        return counters().connections(Verdict.NOT_TLS, Decision.REFUSED)
+                + counters().connections(Verdict.SSLV2, Decision.REFUSED)
+                + counters().connections(Verdict.MALFORMED, Decision.REFUSED);
+    }
+
+    @Override
+    public long getIncompleteClosed() {
+        return counters().connections(Verdict.INCOMPLETE, Decision.REFUSED);
+    }
+
+    @Override
+    public long getLateRefusals() {
+        long sum = 0;
+        for (Verdict verdict : Verdict.values()) {
+            sum += counters().lateRefusals(verdict);
+        }
+        return sum;
+    }
+
+    @Override
+    public long getFullHandshakes() {
+        return counters().handshakes(HandshakeKind.FULL);
+    }
+
+    @Override
+    public long getResumedHandshakes() {
+        return counters().handshakes(HandshakeKind.RESUMED);
+    }
+
+    @Override
+    public long getMispredictions() {
+        long sum = 0;
+        for (Verdict verdict : Verdict.values()) {
+            sum += counters().mispredictions(verdict);
+        }
+        return sum;
+    }
+
+    private GateCounters counters() {
+        return gate.counters();
+    }
+}

@@ -1,0 +1,47 @@
+package io.tlsadmit.tomcat;
+
+/**
+ * The gate of one connector in JMX ({@code io.tlsadmit:type=Gate,connector="..."}): its counters, and
+ * the budget an operator may change at runtime, e.g. lower during an incident.
+ */
+public interface GateMXBean {
+
+    String getConnector();
+
+    String getBudget();
+
+    String getRefuseAction();
+
+    double getMaxFullHandshakesPerSecond();
+
+    /** @throws IllegalArgumentException for a negative or non-finite value */
+    void setMaxFullHandshakesPerSecond(double rate);
+
+    long getFullHandshakeBurst();
+
+    /** @throws IllegalArgumentException for a negative value */
+    void setFullHandshakeBurst(long burst);
+
+    double getAvailableTokens();
+
+    long getNewAdmitted();
+
+    long getNewRefused();
+
+    long getResumptionsAdmitted();
+
+    /** Connections whose first bytes were not a TLS handshake: NOT_TLS, SSLV2, MALFORMED. */
+    long getNonHandshakesRefused();
+
+    /** Connections closed before their ClientHello was complete (silent, truncated, too slow). */
+    long getIncompleteClosed();
+
+    /** Predicted resumptions that needed a full handshake and found the budget empty. */
+    long getLateRefusals();
+
+    long getFullHandshakes();
+
+    long getResumedHandshakes();
+
+    long getMispredictions();
+}

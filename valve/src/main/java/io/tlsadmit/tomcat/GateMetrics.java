@@ -1,0 +1,95 @@
+package io.tlsadmit.tomcat;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tlsadmit.admission.HandshakeKind;
+import io.tlsadmit.admission.StaticBudget;
+import io.tlsadmit.classifier.TlsVersion;
+import io.tlsadmit.classifier.Verdict;
+import io.tlsadmit.gate.ConnectorGate;
+import io.tlsadmit.gate.Decision;
+import io.tlsadmit.gate.GateCounters;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Micrometer meters over the counters of the gates of one Tomcat service. Every meter is a function
+ * of the gates' own counters (summed over connectors), so the hot path never touches Micrometer.
+ */
+final class GateMetrics {
+
+    private GateMetrics() {
+    }
+
+    static void bind(MeterRegistry registry, List<ConnectorGate> gates) {
+        for (Verdict verdict : Verdict.values()) {
+            for (Decision decision : Decision.values()) {
+                if (canHappen(verdict, decision)) {
+                    counter(registry, gates, "tlsadmit.connections", "TLS connections by ClientHello verdict and gate decision",
+                            c -> c.connections(verdict, decision), "verdict", verdict.name(), "decision", decision.label());
+                }
+            }
+            if (verdict.isHandshake()) {
+                counter(registry, gates, "tlsadmit.mispredictions",
+                        "Handshakes whose truth (ServerHello) differed from the ClientHello verdict",
+                        c -> c.mispredictions(verdict), "verdict", verdict.name());
+            }
+            if (verdict.isResumption()) {
+                counter(registry, gates, "tlsadmit.late.refusals",
+                        "Predicted resumptions refused by the late gate (full handshake needed, budget empty)",
+                        c -> c.lateRefusals(verdict), "verdict", verdict.name());
+            }
+        }
+        int[] versions = GateCounters.countedVersions();
+        for (HandshakeKind kind : HandshakeKind.values()) {
+            for (int version : versions) {
+                counter(registry, gates, "tlsadmit.handshakes", "Completed handshakes by truth (ServerHello) and version",
+                        c -> c.handshakes(kind, version), "kind", kind.name().toLowerCase(Locale.ROOT),
+                        "version", TlsVersion.name(version));
+            }
+            counter(registry, gates, "tlsadmit.handshakes", "Completed handshakes by truth (ServerHello) and version",
+                    c -> c.handshakes(kind, GateCounters.OTHER_VERSION), "kind", kind.name().toLowerCase(Locale.ROOT),
+                    "version", "other");
+        }
+        Gauge.builder("tlsadmit.budget.tokens", gates, g -> sum(g, gate -> gate.budget().availableTokens()))
+                .description("Tokens for new full handshakes available now").register(registry);
+        Gauge.builder("tlsadmit.budget.full.handshakes.per.second", gates,
+                        g -> sum(g, gate -> gate.budget().fullHandshakesPerSecond()))
+                .description("Refill rate of the full-handshake budget").register(registry);
+        FunctionCounter.builder("tlsadmit.budget.refills", gates, g -> sum(g, GateMetrics::refilledTokens))
+                .description("Tokens added to the budget by time (usable refills)").register(registry);
+        FunctionTimer.builder("tlsadmit.classification", gates,
+                        g -> (long) sum(g, gate -> gate.counters().classifications()),
+                        g -> sum(g, gate -> gate.counters().classificationNanos()), TimeUnit.NANOSECONDS)
+                .description("Time from accept to the gate's decision on the ClientHello").register(registry);
+    }
+
+    private static boolean canHappen(Verdict verdict, Decision decision) {
+        if (verdict.isResumption()) {
+            return decision == Decision.ADMITTED;
+        }
+        return verdict == Verdict.NEW || decision == Decision.REFUSED;
+    }
+
+    private static double refilledTokens(ConnectorGate gate) {
+        return gate.budget() instanceof StaticBudget budget ? budget.bucket().refilledTokens() : 0;
+    }
+
+    private static void counter(MeterRegistry registry, List<ConnectorGate> gates, String name, String description,
+            ToDoubleFunction<GateCounters> count, String... tags) {
+        FunctionCounter.builder(name, gates, g -> sum(g, gate -> count.applyAsDouble(gate.counters())))
+                .description(description).tags(tags).register(registry);
+    }
+
+    private static double sum(List<ConnectorGate> gates, ToDoubleFunction<ConnectorGate> value) {
+        double sum = 0;
+        for (ConnectorGate gate : gates) {
+            sum += value.applyAsDouble(gate);
+        }
+        return sum;
+    }
+}

@@ -1,0 +1,143 @@
+package io.tlsadmit.tomcat;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tlsadmit.gate.ConnectorGate;
+import jakarta.servlet.ServletException;
+import java.io.IOException;
+import java.io.Writer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import org.apache.catalina.Container;
+import org.apache.catalina.Engine;
+import org.apache.catalina.Globals;
+import org.apache.catalina.LifecycleException;
+import org.apache.catalina.connector.Connector;
+import org.apache.catalina.connector.Request;
+import org.apache.catalina.connector.Response;
+import org.apache.catalina.valves.ValveBase;
+import org.apache.juli.logging.Log;
+import org.apache.juli.logging.LogFactory;
+
+/**
+ * The gate's face in the container: {@code <Valve className="io.tlsadmit.tomcat.TlsAdmissionValve"/>}
+ * in the {@code Engine}. At start it finds the service's {@link AdmissionNioProtocol} connectors and
+ * binds their counters to a Prometheus registry; it answers {@code metricsPath} for addresses that
+ * match {@code metricsAllow}, and tells every other request how its connection was admitted
+ * (request attributes {@value #VERDICT_ATTRIBUTE} and {@value #HANDSHAKE_ATTRIBUTE}).
+ */
+public class TlsAdmissionValve extends ValveBase {
+
+    public static final String VERDICT_ATTRIBUTE = "io.tlsadmit.verdict";
+    public static final String HANDSHAKE_ATTRIBUTE = "io.tlsadmit.handshake";
+    private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+    private static final Log log = LogFactory.getLog(TlsAdmissionValve.class);
+
+    private String metricsPath = "/tlsadmit/metrics";
+    private String metricsAllow = "127\\.\\d+\\.\\d+\\.\\d+|::1|0:0:0:0:0:0:0:1";
+    private volatile Pattern metricsAllowPattern;
+    private volatile PrometheusMeterRegistry registry;
+
+    public TlsAdmissionValve() {
+        super(true);
+    }
+
+    public String getMetricsPath() {
+        return metricsPath;
+    }
+
+    public void setMetricsPath(String metricsPath) {
+        this.metricsPath = metricsPath;
+    }
+
+    public String getMetricsAllow() {
+        return metricsAllow;
+    }
+
+    public void setMetricsAllow(String metricsAllow) {
+        this.metricsAllow = metricsAllow;
+    }
+
+    @Override
+    protected void initInternal() throws LifecycleException {
+        super.initInternal();
+        if (metricsPath == null || !metricsPath.startsWith("/")) {
+            throw new LifecycleException("tlsadmit: valve attribute metricsPath must be a path starting with '/', was \""
+                    + metricsPath + "\"");
+        }
+        try {
+            metricsAllowPattern = Pattern.compile(metricsAllow);
+        } catch (PatternSyntaxException | NullPointerException e) {
+            throw new LifecycleException("tlsadmit: valve attribute metricsAllow must be a regular expression over the"
+                    + " remote address, was \"" + metricsAllow + "\"");
+        }
+    }
+
+    @Override
+    protected void startInternal() throws LifecycleException {
+        List<ConnectorGate> gates = findGates();
+        PrometheusMeterRegistry created = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        GateMetrics.bind(created, gates);
+        registry = created;
+        if (gates.isEmpty()) {
+            log.warn("tlsadmit: no connector of this service uses " + AdmissionNioProtocol.class.getName()
+                    + "; metrics stay at zero");
+        } else {
+            log.info("tlsadmit: valve bound to " + gates.size() + " gated connector(s), metrics at " + metricsPath);
+        }
+        super.startInternal();
+    }
+
+    @Override
+    protected void stopInternal() throws LifecycleException {
+        super.stopInternal();
+        PrometheusMeterRegistry old = registry;
+        registry = null;
+        if (old != null) {
+            old.close();
+        }
+    }
+
+    /** The connectors are initialised before the engine's valves start, so their gates exist now. */
+    private List<ConnectorGate> findGates() throws LifecycleException {
+        Container container = getContainer();
+        while (container != null && !(container instanceof Engine)) {
+            container = container.getParent();
+        }
+        if (container == null || ((Engine) container).getService() == null) {
+            throw new LifecycleException("tlsadmit: " + getClass().getSimpleName() + " must be nested in an Engine");
+        }
+        List<ConnectorGate> gates = new ArrayList<>();
+        for (Connector connector : ((Engine) container).getService().findConnectors()) {
+            if (connector.getProtocolHandler() instanceof AdmissionNioProtocol protocol && protocol.gate() != null) {
+                gates.add(protocol.gate());
+            }
+        }
+        return List.copyOf(gates);
+    }
+
+    @Override
+    public void invoke(Request request, Response response) throws IOException, ServletException {
+        PrometheusMeterRegistry metrics = registry;
+        if (metrics != null && metricsPath.equals(request.getRequestURI())
+                && metricsAllowPattern.matcher(request.getRemoteAddr()).matches()) {
+            response.setStatus(200);
+            response.setContentType(PROMETHEUS_TEXT);
+            try (Writer writer = response.getWriter()) {
+                writer.write(metrics.scrape());
+            }
+            return;
+        }
+        if (request.isSecure() && request.getAttribute(Globals.SSL_SESSION_MGR_ATTR) instanceof AdmittedConnection c) {
+            if (c.verdict() != null) {
+                request.setAttribute(VERDICT_ATTRIBUTE, c.verdict());
+            }
+            if (c.handshake() != null) {
+                request.setAttribute(HANDSHAKE_ATTRIBUTE, c.handshake());
+            }
+        }
+        getNext().invoke(request, response);
+    }
+}
