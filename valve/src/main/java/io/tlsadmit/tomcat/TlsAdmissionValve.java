@@ -39,6 +39,8 @@ public class TlsAdmissionValve extends ValveBase {
     private String metricsAllow = "127\\.\\d+\\.\\d+\\.\\d+|::1|0:0:0:0:0:0:0:1";
     private volatile Pattern metricsAllowPattern;
     private volatile PrometheusMeterRegistry registry;
+    /** Micrometer holds the objects behind function meters weakly: this keeps them alive. */
+    private volatile List<ConnectorGate> gates = List.of();
 
     public TlsAdmissionValve() {
         super(true);
@@ -77,15 +79,16 @@ public class TlsAdmissionValve extends ValveBase {
 
     @Override
     protected void startInternal() throws LifecycleException {
-        List<ConnectorGate> gates = findGates();
+        List<ConnectorGate> found = findGates();
         PrometheusMeterRegistry created = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        GateMetrics.bind(created, gates);
+        GateMetrics.bind(created, found);
+        gates = found;
         registry = created;
-        if (gates.isEmpty()) {
+        if (found.isEmpty()) {
             log.warn("tlsadmit: no connector of this service uses " + AdmissionNioProtocol.class.getName()
                     + "; metrics stay at zero");
         } else {
-            log.info("tlsadmit: valve bound to " + gates.size() + " gated connector(s), metrics at " + metricsPath);
+            log.info("tlsadmit: valve bound to " + found.size() + " gated connector(s), metrics at " + metricsPath);
         }
         super.startInternal();
     }
@@ -95,6 +98,7 @@ public class TlsAdmissionValve extends ValveBase {
         super.stopInternal();
         PrometheusMeterRegistry old = registry;
         registry = null;
+        gates = List.of();
         if (old != null) {
             old.close();
         }

@@ -8,8 +8,20 @@ import io.tlsadmit.testing.OpenSslClient;
 import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;
 import io.tlsadmit.testing.TomcatServer;
+import io.tlsadmit.testing.PrometheusScrape;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -22,6 +34,7 @@ class GateIT {
     private static TestKeystore keystore;
     private static int gatePort;
     private static int otherPort;
+    private static int ratedPort;
     private static GateMXBean gate;
 
     @TempDir
@@ -35,11 +48,13 @@ class GateIT {
                 .connector(GatedTomcat.gated("gate", keystore, "1000", "1000"))
                 // Another server as far as TLS goes: its own session cache and ticket keys.
                 .connector(GatedTomcat.gated("other", keystore, "1000", "1000"))
+                .connector(GatedTomcat.gated("rated", keystore, "4", "2"))
                 .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\" metricsAllow=\"127\\.0\\.0\\.1\"/>")
                 .build()
                 .start();
         gatePort = tomcat.port("gate");
         otherPort = tomcat.port("other");
+        ratedPort = tomcat.port("rated");
         gate = GatedTomcat.gate(tomcat, gatePort);
     }
 
@@ -129,4 +144,128 @@ class GateIT {
         assertEquals(resumed + 2, gate.getResumedHandshakes());
     }
 
+
+    @Test
+    void newHandshakesAdmittedPerSecondStayWithinTheRatePlusBurst() throws Exception {
+        GateMXBean rated = GatedTomcat.gate(tomcat, ratedPort);
+        long admittedBefore = rated.getNewAdmitted();
+        long refusedBefore = rated.getNewRefused();
+        int completed = 0;
+        long start = System.nanoTime();
+        long end = start + TimeUnit.SECONDS.toNanos(3);
+        while (System.nanoTime() < end) {
+            // A fresh client context per connection: nothing to resume, every attempt is a new handshake.
+            if (handshake(keystore.clientContext("TLSv1.3"), ratedPort)) {
+                completed++;
+            }
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        long admitted = rated.getNewAdmitted() - admittedBefore;
+        long refused = rated.getNewRefused() - refusedBefore;
+        assertEquals(completed, admitted, "every admitted connection completed its handshake");
+        assertTrue(admitted <= Math.ceil(4 * seconds) + 2, admitted + " admitted in " + seconds + " s at 4/s, burst 2");
+        assertTrue(refused > 0, "more offered than the rate: some must be refused");
+    }
+
+    private static boolean handshake(SSLContext context, int port) {
+        try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 2000);
+            socket.setSoTimeout(5000);
+            socket.startHandshake();
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    @Test
+    void nonTlsTruncatedMalformedAndSilentClientsAreClosedQuietly() throws Exception {
+        budget(1000, 1000);
+        long nonHandshakes = gate.getNonHandshakesRefused();
+        long incomplete = gate.getIncompleteClosed();
+        assertClosedAfterSending("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        // A handshake message of type 2 (ServerHello) where a ClientHello must be.
+        assertClosedAfterSending(HexFormat.of().parseHex("1603010008020000040303abcd"));
+        // A ClientHello cut short, then the client half-closes.
+        assertClosedAfterSending(HexFormat.of().parseHex("16030100c8010000c40303"));
+        // Nothing at all: closed by connectionTimeout (2 s).
+        assertClosedAfterSending(new byte[0]);
+        assertEquals(nonHandshakes + 2, gate.getNonHandshakesRefused());
+        assertEquals(incomplete + 2, gate.getIncompleteClosed());
+        String log = tomcat.catalinaOut();
+        assertFalse(log.contains("Exception"), log);
+        assertFalse(log.contains("SEVERE"), log);
+    }
+
+    private static void assertClosedAfterSending(byte[] bytes) throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", gatePort), 2000);
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(bytes);
+            out.flush();
+            if (bytes.length > 0 && bytes[0] == 0x16) {
+                socket.shutdownOutput();
+            }
+            InputStream in = socket.getInputStream();
+            assertEquals(-1, in.read(), "the server closes without a response");
+        }
+    }
+
+    @Test
+    void requestsCarryTheVerdictAndTheTruthOfTheirConnection() throws Exception {
+        budget(1000, 1000);
+        HttpResponse<String> fresh = GatedTomcat.get(keystore, gatePort, "/attributes.jsp");
+        assertEquals(200, fresh.statusCode());
+        assertEquals("verdict=NEW\nhandshake=FULL\n", fresh.body().strip() + "\n");
+        Path session = sessions.resolve("attributes.pem");
+        assertTrue(client().tls13().saveSession(session).run().fullHandshake());
+        OpenSslClient.Result resumed = client().tls13().resume(session).path("/attributes.jsp").run();
+        assertTrue(resumed.output().contains("verdict=RESUME_PSK\nhandshake=RESUMED"), resumed.output());
+    }
+
+    @Test
+    void metricsAreServedToAllowedAddressesOnly() throws Exception {
+        budget(1000, 1000);
+        assertTrue(client().tls13().run().fullHandshake());
+        String text = curl("127.0.0.1", "/tlsadmit/metrics");
+        PrometheusScrape metrics = PrometheusScrape.parse(text);
+        assertTrue(metrics.value("tlsadmit_connections_total", "verdict", "NEW", "decision", "admitted") >= 1, text);
+        assertTrue(metrics.has("tlsadmit_handshakes_total"), text);
+        assertTrue(metrics.value("tlsadmit_handshakes_total", "kind", "full", "version", "TLSv1.3") >= 1, text);
+        assertTrue(metrics.has("tlsadmit_mispredictions_total"), text);
+        assertTrue(metrics.has("tlsadmit_budget_tokens"), text);
+        assertTrue(metrics.value("tlsadmit_classification_seconds_count") >= 1, text);
+
+        // The valve allows 127.0.0.1 only; the same request from 127.0.0.2 reaches the webapp (404).
+        String denied = curl("127.0.0.2", "/tlsadmit/metrics");
+        assertFalse(denied.contains("tlsadmit_"), denied);
+        assertTrue(denied.contains("404"), denied);
+    }
+
+    @Test
+    void jmxShowsTheCountersAndChangesTheBudgetAtRuntime() throws Exception {
+        budget(7.5, 3);
+        assertEquals(7.5, gate.getMaxFullHandshakesPerSecond());
+        assertEquals(3, gate.getFullHandshakeBurst());
+        assertEquals("static", gate.getBudget());
+        long admitted = gate.getNewAdmitted();
+        long full = gate.getFullHandshakes();
+        assertTrue(client().tls12().run().fullHandshake());
+        assertEquals(admitted + 1, gate.getNewAdmitted());
+        assertEquals(full + 1, gate.getFullHandshakes());
+        PrometheusScrape metrics = PrometheusScrape.parse(curl("127.0.0.1", "/tlsadmit/metrics"));
+        double rates = metrics.value("tlsadmit_budget_full_handshakes_per_second");
+        assertEquals(7.5 + 1000 + 4, rates, 1e-9, "the gauge sums the connectors' rates");
+    }
+
+    /** curl from a chosen loopback source address; returns status line and body. */
+    private static String curl(String fromAddress, String path) throws IOException, InterruptedException {
+        Process curl = new ProcessBuilder("curl", "-sS", "-i", "--max-time", "10", "--interface", fromAddress,
+                "--cacert", keystore.certificatePem().toString(), "https://127.0.0.1:" + gatePort + path)
+                .redirectErrorStream(true).start();
+        byte[] out = curl.getInputStream().readAllBytes();
+        assertTrue(curl.waitFor(20, TimeUnit.SECONDS));
+        return new String(out, StandardCharsets.UTF_8);
+    }
 }
