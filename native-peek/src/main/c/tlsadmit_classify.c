@@ -112,15 +112,28 @@ static long ready(stream *s)
     return s->pos < s->limit ? 0 : need_more(s, length);
 }
 
+/* Payload bytes readable at pos without crossing a record boundary. */
+static inline size_t contiguous(const stream *s)
+{
+    size_t end = s->record_end < s->limit ? s->record_end : s->limit;
+    return s->pos < end ? end - s->pos : 0;
+}
+
 static long u8(stream *s)
 {
-    TRY(ready(s));
+    if (contiguous(s) == 0) TRY(ready(s));
     s->logical++;
     return s->buf[s->pos++];
 }
 
 static long u16(stream *s)
 {
+    if (contiguous(s) >= 2) { /* the common case: both bytes in this record */
+        long value = (long)s->buf[s->pos] << 8 | s->buf[s->pos + 1];
+        s->pos += 2;
+        s->logical += 2;
+        return value;
+    }
     long high = u8(s);
     if (high < 0) return high;
     long low = u8(s);
