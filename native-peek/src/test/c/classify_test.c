@@ -288,7 +288,40 @@ static void grease_versions_do_not_count_as_the_client_maximum(void)
     CHECK_EQ(0x0304, facts.client_max_version);
 }
 
+static void ten_alpn_names(void)
+{
+    static const char *const names[] = {"a", "bb", "c", "d", "e", "f", "g", "h", "ninth", "tenth"};
+    hello_ext_alpn(&h, names, 10);
+}
+
+static void only_the_first_eight_alpn_names_are_kept(void)
+{
+    size_t n = build(ten_alpn_names, 0);
+    CHECK_EQ(TLSADMIT_NEW, classify_exact(wire, n, &TLS13));
+    CHECK_EQ(8, facts.alpn_count);
+    CHECK(facts.alpn_len[1] == 2 && memcmp(facts.alpn[1], "bb", 2) == 0);
+    CHECK(facts.alpn_len[7] == 1 && facts.alpn[7][0] == 'h');
+}
+
+static void facts_are_kept_as_far_as_the_parse_got(void)
+{
+    size_t n = modern_hello(16384);
+    /* cut inside the ALPN extension: SNI already read, ALPN not yet */
+    size_t cut = 0;
+    for (size_t i = 0; i + 2 < n; i++)
+        if (memcmp(wire + i, "h2", 2) == 0) cut = i + 1;
+    CHECK(cut > 0);
+    CHECK_EQ(TLSADMIT_INCOMPLETE, classify_exact(wire, cut, &TLS13));
+    CHECK(facts.has_sni && strcmp(facts.sni, "shop.example") == 0);
+    CHECK_EQ(0, facts.alpn_count);
+    CHECK_EQ(3, facts.extensions);
+    CHECK_EQ(0x0303, facts.client_max_version);
+    CHECK_EQ(n - cut, facts.bytes_needed);
+}
+
 const test_case classify_tests[] = {
+    {"only_the_first_eight_alpn_names_are_kept", only_the_first_eight_alpn_names_are_kept},
+    {"facts_are_kept_as_far_as_the_parse_got", facts_are_kept_as_far_as_the_parse_got},
     {"a_tls13_hello_is_new_and_reports_its_facts", a_tls13_hello_is_new_and_reports_its_facts},
     {"a_tls13_hello_to_a_tls12_server_is_session_id_resumption", a_tls13_hello_to_a_tls12_server_is_session_id_resumption},
     {"every_strict_prefix_of_a_hello_is_incomplete_and_needs_no_more_than_the_rest",
