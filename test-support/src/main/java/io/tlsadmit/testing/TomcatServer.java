@@ -33,6 +33,8 @@ public final class TomcatServer implements AutoCloseable {
 
     private static final AtomicInteger INSTANCES = new AtomicInteger();
     private static final int TAIL_LINES = 60;
+    /** Logged by Catalina.start when the server is up (the JVM runs with an English locale, see start()). */
+    private static final String STARTED = "org.apache.catalina.startup.Catalina.start Server startup in";
 
     private final TomcatDistribution distribution;
     private final Path base;
@@ -58,12 +60,14 @@ public final class TomcatServer implements AutoCloseable {
         return new Builder(distribution);
     }
 
-    /** Starts Tomcat and waits until every connector accepts connections. */
+    /** Starts Tomcat and waits until it has started (logged so) and every connector accepts connections. */
     public TomcatServer start() {
         if (process != null && process.isAlive()) {
             throw new IllegalStateException("Already running: " + base);
         }
-        List<String> opts = new ArrayList<>(catalinaOpts);
+        // English log messages whatever the machine's locale: start() and tests read catalina.out.
+        List<String> opts = new ArrayList<>(List.of("-Duser.language=en", "-Duser.country=US"));
+        opts.addAll(catalinaOpts);
         if (jmxPort > 0) {
             opts.add("-Dcom.sun.management.jmxremote.port=" + jmxPort);
             opts.add("-Dcom.sun.management.jmxremote.rmi.port=" + jmxPort);
@@ -89,26 +93,29 @@ public final class TomcatServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot run " + distribution.catalinaScript(), e);
         }
-        awaitPorts();
+        awaitStarted();
         return this;
     }
 
-    private void awaitPorts() {
+    /**
+     * Started means Catalina logged the end of its start and every connector accepts. A listening port
+     * alone proves nothing: Tomcat binds at init, before webapps and valves have started (and before a
+     * start that fails).
+     */
+    private void awaitStarted() {
         long deadline = System.nanoTime() + startTimeout.toNanos();
-        for (int port : ports.values()) {
-            while (!accepts(port)) {
-                if (!process.isAlive()) {
-                    throw new TomcatStartException("Tomcat exited with status " + process.exitValue()
-                            + " before port " + port + " opened; end of catalina.out:\n" + tail(), catalinaOut());
-                }
-                if (System.nanoTime() > deadline) {
-                    String out = catalinaOut();
-                    kill();
-                    throw new TomcatStartException("Tomcat did not open port " + port + " within " + startTimeout
-                            + "; end of catalina.out:\n" + tail(out), out);
-                }
-                sleep(100);
+        while (!catalinaOut().contains(STARTED) || !ports.values().stream().allMatch(TomcatServer::accepts)) {
+            if (!process.isAlive()) {
+                throw new TomcatStartException("Tomcat exited with status " + process.exitValue()
+                        + " before it started; end of catalina.out:\n" + tail(), catalinaOut());
             }
+            if (System.nanoTime() > deadline) {
+                String out = catalinaOut();
+                kill();
+                throw new TomcatStartException("Tomcat did not start within " + startTimeout
+                        + "; end of catalina.out:\n" + tail(out), out);
+            }
+            sleep(100);
         }
     }
 

@@ -25,6 +25,7 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
 
     private final GateSettings settings = new GateSettings();
     private volatile ConnectorGate gate;
+    private volatile String initFailure;
     private ObjectName mbeanName;
 
     public AdmissionNioProtocol() {
@@ -65,6 +66,11 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         settings.setRefuseAction(action);
     }
 
+    /** Why {@link #init()} refused the configuration; {@code null} if it did not. */
+    public String initFailure() {
+        return initFailure;
+    }
+
     /** The gate of this connector, once initialised; the valve binds its metrics to it. */
     public ConnectorGate gate() {
         return gate;
@@ -73,16 +79,17 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
     @Override
     public void init() throws Exception {
         if (!isSSLEnabled()) {
-            throw new IllegalArgumentException("tlsadmit: " + getClass().getSimpleName()
-                    + " gates TLS handshakes; set SSLEnabled=\"true\" on connector " + getName());
+            initFailure = "tlsadmit: " + getClass().getSimpleName() + " gates TLS handshakes; set SSLEnabled=\"true\""
+                    + " on connector " + getName();
+            throw new IllegalArgumentException(initFailure);
         }
         ConnectorGate created;
         try {
             created = new ConnectorGate(unquotedName(), settings.newBudget(), settings.refuseActionValue());
         } catch (IllegalArgumentException e) {
-            // Surfaces in catalina.out and stops the connector; the message names the attribute.
-            throw new IllegalArgumentException("tlsadmit: invalid connector attribute on " + getName() + ": "
-                    + e.getMessage(), e);
+            // Tomcat logs this and leaves the connector failed; the valve then stops the start.
+            initFailure = "tlsadmit: invalid connector attribute on " + getName() + ": " + e.getMessage();
+            throw new IllegalArgumentException(initFailure, e);
         }
         gate = created;
         ((AdmissionNioEndpoint) getEndpoint()).gate(created);

@@ -62,9 +62,12 @@ public class TlsAdmissionValve extends ValveBase {
         this.metricsAllow = metricsAllow;
     }
 
+    /**
+     * Checks the attributes here rather than in init: Tomcat logs a valve that fails to initialise and
+     * starts without it, while a failed start stops the server, which is what a bad value must do.
+     */
     @Override
-    protected void initInternal() throws LifecycleException {
-        super.initInternal();
+    protected void startInternal() throws LifecycleException {
         if (metricsPath == null || !metricsPath.startsWith("/")) {
             throw new LifecycleException("tlsadmit: valve attribute metricsPath must be a path starting with '/', was \""
                     + metricsPath + "\"");
@@ -75,10 +78,6 @@ public class TlsAdmissionValve extends ValveBase {
             throw new LifecycleException("tlsadmit: valve attribute metricsAllow must be a regular expression over the"
                     + " remote address, was \"" + metricsAllow + "\"");
         }
-    }
-
-    @Override
-    protected void startInternal() throws LifecycleException {
         List<ConnectorGate> found = findGates();
         PrometheusMeterRegistry created = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         GateMetrics.bind(created, found);
@@ -104,7 +103,10 @@ public class TlsAdmissionValve extends ValveBase {
         }
     }
 
-    /** The connectors are initialised before the engine's valves start, so their gates exist now. */
+    /**
+     * The connectors are initialised before the engine's valves start, so their gates exist now.
+     * @throws LifecycleException if a gated connector failed to initialise (e.g. a bad attribute)
+     */
     private List<ConnectorGate> findGates() throws LifecycleException {
         Container container = getContainer();
         while (container != null && !(container instanceof Engine)) {
@@ -115,7 +117,13 @@ public class TlsAdmissionValve extends ValveBase {
         }
         List<ConnectorGate> gates = new ArrayList<>();
         for (Connector connector : ((Engine) container).getService().findConnectors()) {
-            if (connector.getProtocolHandler() instanceof AdmissionNioProtocol protocol && protocol.gate() != null) {
+            if (connector.getProtocolHandler() instanceof AdmissionNioProtocol protocol) {
+                if (protocol.gate() == null) {
+                    // Tomcat only logs a connector that failed to initialise and starts without it; a
+                    // server without its admission control must not look healthy, so stop the start.
+                    throw new LifecycleException(protocol.initFailure() != null ? protocol.initFailure()
+                            : "tlsadmit: connector " + protocol.getName() + " failed to initialise");
+                }
                 gates.add(protocol.gate());
             }
         }
