@@ -1,0 +1,85 @@
+package io.tlsadmit.loadtests.run;
+
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The figures of one run as the users see them: sessions started and how they ended, replies, response times,
+ * and a per-second timeline. Gatling 3.13+ keeps its own log binary and no longer writes stats.json, so the
+ * simulation records these itself and {@link RunReport} writes them out.
+ */
+public final class RunRecorder {
+
+    /** Columns of the per-second timeline. */
+    public enum Series { SESSIONS_STARTED, SESSIONS_COMPLETED, SESSIONS_ABANDONED, SESSIONS_REFUSED, REPLIES,
+        PAGES, ERROR_PAGES, CONNECTIONS_REFUSED, TIMEOUTS,
+        /** Users refused for good after they had been served a page (so held a TLS session): should never happen with the gate. */
+        KNOWN_USERS_REFUSED }
+
+    private static final int TIMELINE_SECONDS = 24 * 3600;
+
+    private volatile long startNanos = System.nanoTime();
+    private final LongAdder[] totals = new LongAdder[Series.values().length];
+    private final AtomicLongArray timeline = new AtomicLongArray(TIMELINE_SECONDS * Series.values().length);
+    private final LatencyHistogram pageTimes = new LatencyHistogram();
+    private final LatencyHistogram replyTimes = new LatencyHistogram();
+    private volatile long lastSecond;
+
+    public RunRecorder() {
+        for (int i = 0; i < totals.length; i++) {
+            totals[i] = new LongAdder();
+        }
+    }
+
+    /** Time zero of the timeline: when users start to arrive. */
+    public void start() {
+        startNanos = System.nanoTime();
+    }
+
+    public void count(Series series) {
+        totals[series.ordinal()].increment();
+        long second = Math.min((System.nanoTime() - startNanos) / 1_000_000_000L, TIMELINE_SECONDS - 1);
+        if (second > lastSecond) {
+            lastSecond = second;
+        }
+        timeline.incrementAndGet((int) second * Series.values().length + series.ordinal());
+    }
+
+    /** A reply to a page request ({@code page}) or to an image request. */
+    public void reply(boolean page, long responseMillis, boolean errorPage) {
+        count(Series.REPLIES);
+        replyTimes.record(responseMillis);
+        if (page) {
+            count(Series.PAGES);
+            pageTimes.record(responseMillis);
+            if (errorPage) {
+                count(Series.ERROR_PAGES);
+            }
+        }
+    }
+
+    public long total(Series series) {
+        return totals[series.ordinal()].sum();
+    }
+
+    public long at(long second, Series series) {
+        return timeline.get((int) second * Series.values().length + series.ordinal());
+    }
+
+    /** Seconds covered by the timeline so far. */
+    public long seconds() {
+        return lastSecond + 1;
+    }
+
+    public double elapsedSeconds() {
+        return (System.nanoTime() - startNanos) / 1e9;
+    }
+
+    public LatencyHistogram pageTimes() {
+        return pageTimes;
+    }
+
+    public LatencyHistogram replyTimes() {
+        return replyTimes;
+    }
+}

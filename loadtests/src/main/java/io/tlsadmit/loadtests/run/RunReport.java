@@ -1,0 +1,136 @@
+package io.tlsadmit.loadtests.run;
+
+import io.tlsadmit.loadtests.run.RunRecorder.Series;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Writes a run's figures where scripts read them: {@code summary.json} (one flat object) and
+ * {@code timeline.csv} (one row per second), plus the raw metrics scrapes before and after.
+ */
+public final class RunReport {
+
+    private final Map<String, Object> figures = new LinkedHashMap<>();
+
+    public static RunReport of(Settings settings, RunRecorder recorder, double loadGeneratorCpuSeconds,
+            double serverCpuSeconds, PrometheusText before, PrometheusText after) {
+        RunReport report = new RunReport();
+        Map<String, Object> f = report.figures;
+        double seconds = recorder.elapsedSeconds();
+        f.put("run", settings.runName());
+        f.put("mix", settings.mix());
+        f.put("model", settings.model().name().toLowerCase(Locale.ROOT));
+        f.put("usersPerSec", settings.model() == Settings.ArrivalModel.OPEN ? settings.usersPerSecond() : null);
+        f.put("concurrentUsers", settings.model() == Settings.ArrivalModel.CLOSED ? settings.concurrentUsers() : null);
+        f.put("durationSec", round(seconds));
+        f.put("thinkTimeScale", settings.thinkTimeScale());
+        f.put("sessionsStarted", recorder.total(Series.SESSIONS_STARTED));
+        f.put("sessionsCompleted", recorder.total(Series.SESSIONS_COMPLETED));
+        f.put("sessionsAbandoned", recorder.total(Series.SESSIONS_ABANDONED));
+        f.put("sessionsRefused", recorder.total(Series.SESSIONS_REFUSED));
+        f.put("sessionsUnfinished", recorder.total(Series.SESSIONS_STARTED) - recorder.total(Series.SESSIONS_COMPLETED)
+                - recorder.total(Series.SESSIONS_ABANDONED) - recorder.total(Series.SESSIONS_REFUSED));
+        f.put("knownUsersRefused", recorder.total(Series.KNOWN_USERS_REFUSED));
+        f.put("replies", recorder.total(Series.REPLIES));
+        f.put("repliesPerSec", round(recorder.total(Series.REPLIES) / seconds));
+        f.put("pages", recorder.total(Series.PAGES));
+        f.put("pagesPerSec", round(recorder.total(Series.PAGES) / seconds));
+        f.put("errorPages", recorder.total(Series.ERROR_PAGES));
+        f.put("connectionsRefused", recorder.total(Series.CONNECTIONS_REFUSED));
+        f.put("timeouts", recorder.total(Series.TIMEOUTS));
+        f.put("pageMillisMean", round(recorder.pageTimes().mean()));
+        f.put("pageMillisP50", recorder.pageTimes().percentile(0.50));
+        f.put("pageMillisP95", recorder.pageTimes().percentile(0.95));
+        f.put("pageMillisP99", recorder.pageTimes().percentile(0.99));
+        f.put("replyMillisP50", recorder.replyTimes().percentile(0.50));
+        f.put("replyMillisP95", recorder.replyTimes().percentile(0.95));
+        f.put("replyMillisP99", recorder.replyTimes().percentile(0.99));
+        f.put("loadGeneratorCpuSec", round(loadGeneratorCpuSeconds));
+        f.put("serverCpuSec", serverCpuSeconds < 0 ? null : round(serverCpuSeconds));
+        f.put("serverMetrics", !after.isEmpty());
+        if (!after.isEmpty()) {
+            f.put("serverFullHandshakes", after.sum(ServerMetrics.HANDSHAKES, Map.of("kind", "full"))
+                    - before.sum(ServerMetrics.HANDSHAKES, Map.of("kind", "full")));
+            f.put("serverResumedHandshakes", after.sum(ServerMetrics.HANDSHAKES, Map.of("kind", "resumed"))
+                    - before.sum(ServerMetrics.HANDSHAKES, Map.of("kind", "resumed")));
+            f.put("serverConnectionsAdmitted", after.sum(ServerMetrics.CONNECTIONS, Map.of("decision", "admitted"))
+                    - before.sum(ServerMetrics.CONNECTIONS, Map.of("decision", "admitted")));
+            f.put("serverConnectionsRefused", after.sum(ServerMetrics.CONNECTIONS, Map.of("decision", "refused"))
+                    - before.sum(ServerMetrics.CONNECTIONS, Map.of("decision", "refused")));
+            after.increase(before, ServerMetrics.HANDSHAKES).forEach(f::put);
+            after.increase(before, ServerMetrics.CONNECTIONS).forEach(f::put);
+        }
+        return report;
+    }
+
+    public Map<String, Object> figures() {
+        return figures;
+    }
+
+    public void write(Path dir, RunRecorder recorder, String metricsBefore, String metricsAfter) {
+        try {
+            Files.createDirectories(dir);
+            Files.writeString(dir.resolve("summary.json"), json());
+            Files.writeString(dir.resolve("timeline.csv"), timeline(recorder));
+            if (!metricsBefore.isEmpty() || !metricsAfter.isEmpty()) {
+                Files.writeString(dir.resolve("metrics-before.prom"), metricsBefore);
+                Files.writeString(dir.resolve("metrics-after.prom"), metricsAfter);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the run's figures to " + dir, e);
+        }
+    }
+
+    String json() {
+        StringBuilder out = new StringBuilder("{\n");
+        figures.forEach((key, value) -> out.append("  \"").append(escape(key)).append("\": ")
+                .append(value instanceof String s ? "\"" + escape(s) + "\"" : String.valueOf(value)).append(",\n"));
+        if (!figures.isEmpty()) {
+            out.setLength(out.length() - 2);
+        }
+        return out.append("\n}\n").toString();
+    }
+
+    static String timeline(RunRecorder recorder) {
+        StringBuilder out = new StringBuilder("second");
+        for (Series series : Series.values()) {
+            out.append(',').append(series.name().toLowerCase(Locale.ROOT));
+        }
+        out.append('\n');
+        for (long second = 0; second < recorder.seconds(); second++) {
+            out.append(second);
+            for (Series series : Series.values()) {
+                out.append(',').append(recorder.at(second, series));
+            }
+            out.append('\n');
+        }
+        return out.toString();
+    }
+
+    private static String escape(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        for (char c : text.toCharArray()) {
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                default -> {
+                    if (c < 0x20) {
+                        out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.toString();
+    }
+
+    private static double round(double value) {
+        return Math.round(value * 1000) / 1000.0;
+    }
+}
