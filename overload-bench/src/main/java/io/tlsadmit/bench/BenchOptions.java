@@ -1,0 +1,88 @@
+package io.tlsadmit.bench;
+
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.Arrays;
+import java.util.List;
+
+/** Command-line options of {@link OverloadBenchmark}; every one has a default that runs the full experiment. */
+record BenchOptions(List<String> modes, double[] multipliers, int stepSeconds, int warmupSeconds, String key,
+                    String tls, int established, double thinkMillis, int workIterations, int timeoutMillis,
+                    int maxConcurrentNewClients, double capacity, boolean cpuChange, int jdk, Path out) {
+
+    static final String USAGE = String.join("\n",
+            "usage: overload-benchmark [options]",
+            "  --modes off,static,adaptive   gate modes, each against its own fresh Tomcat",
+            "  --multipliers 0.5,1,2,4,8     new clients per second, as multiples of the measured capacity",
+            "  --step-seconds 60             measured seconds per step (after --warmup-seconds 10)",
+            "  --key rsa2048|rsa4096|ec      server certificate key",
+            "  --tls 1.3|1.2                 protocol the server offers",
+            "  --established 40              established clients (resume on every connection)",
+            "  --think-ms 250                mean think time of an established client",
+            "  --work 10                     request CPU work (SHA-256 blocks of 4 KiB) per request",
+            "  --timeout-ms 10000            a client gives up after this long (the 2005 paper: 10 s)",
+            "  --max-new-in-flight 1500      driver threads for new clients (arrivals beyond are counted as dropped)",
+            "  --capacity N                  skip calibration: the server's new-client capacity per second",
+            "  --cpu-change                  also run 1 -> 2 -> 1 CPUs mid-run per mode",
+            "  --jdk 17|25                   JDK running Tomcat",
+            "  --out DIR                     results (default docs/results/<date>-overload)");
+
+    static BenchOptions parse(String[] args) {
+        List<String> modes = List.of("off", "static", "adaptive");
+        double[] multipliers = {0.5, 1, 2, 4, 8};
+        int stepSeconds = 60;
+        int warmupSeconds = 10;
+        String key = "rsa2048";
+        String tls = "1.3";
+        int established = 40;
+        double think = 250;
+        int work = 10;
+        int timeout = 10_000;
+        int maxNew = 1500;
+        double capacity = 0;
+        boolean cpuChange = false;
+        int jdk = 17;
+        Path out = Path.of("docs/results/" + LocalDate.now() + "-overload");
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("--cpu-change")) {
+                cpuChange = true;
+                continue;
+            }
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException(a + " needs a value");
+            }
+            String v = args[++i];
+            switch (a) {
+                case "--modes" -> modes = List.of(v.split(","));
+                case "--multipliers" -> multipliers = Arrays.stream(v.split(",")).mapToDouble(Double::parseDouble).toArray();
+                case "--step-seconds" -> stepSeconds = Integer.parseInt(v);
+                case "--warmup-seconds" -> warmupSeconds = Integer.parseInt(v);
+                case "--key" -> key = v;
+                case "--tls" -> tls = v;
+                case "--established" -> established = Integer.parseInt(v);
+                case "--think-ms" -> think = Double.parseDouble(v);
+                case "--work" -> work = Integer.parseInt(v);
+                case "--timeout-ms" -> timeout = Integer.parseInt(v);
+                case "--max-new-in-flight" -> maxNew = Integer.parseInt(v);
+                case "--capacity" -> capacity = Double.parseDouble(v);
+                case "--jdk" -> jdk = Integer.parseInt(v);
+                case "--out" -> out = Path.of(v);
+                default -> throw new IllegalArgumentException("unknown option " + a);
+            }
+        }
+        for (String m : modes) {
+            if (!List.of("off", "static", "adaptive").contains(m)) {
+                throw new IllegalArgumentException("--modes takes off, static, adaptive; not " + m);
+            }
+        }
+        if (!List.of("rsa2048", "rsa4096", "ec").contains(key)) {
+            throw new IllegalArgumentException("--key takes rsa2048, rsa4096 or ec; not " + key);
+        }
+        if (!tls.equals("1.3") && !tls.equals("1.2")) {
+            throw new IllegalArgumentException("--tls takes 1.2 or 1.3; not " + tls);
+        }
+        return new BenchOptions(modes, multipliers, stepSeconds, warmupSeconds, key, tls, established, think, work,
+                timeout, maxNew, capacity, cpuChange, jdk, out);
+    }
+}

@@ -1,0 +1,26 @@
+package io.tlsadmit.bench;
+
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+
+/** {@code taskset -a -cp LIST PID}: moves every thread of a process onto the given CPUs. */
+final class CpuPinning {
+    private CpuPinning() {
+    }
+
+    static void pin(long pid, String cpuList) {
+        try {
+            Process p = new ProcessBuilder("taskset", "-a", "-cp", cpuList, Long.toString(pid))
+                    .redirectErrorStream(true).start();
+            String output = new String(p.getInputStream().readAllBytes());
+            if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                throw new IllegalStateException("taskset -a -cp " + cpuList + " " + pid + " failed: " + output);
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("taskset is needed to pin the server and the driver: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while pinning " + pid, e);
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package io.tlsadmit.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.style.Styler;
+
+/** Writes the CSV, the summary table and the charts of a run. */
+final class Report {
+    private Report() {
+    }
+
+    static void write(BenchOptions o, double capacity, List<StepResult> results, List<String> timeline,
+                      String tomcatVersion) throws IOException {
+        Path out = o.out();
+        List<String> csv = new ArrayList<>();
+        csv.add(StepResult.csvHeader());
+        results.forEach(r -> csv.add(r.csv()));
+        Files.write(out.resolve("results.csv"), csv);
+        if (timeline.size() > 1) {
+            Files.write(out.resolve("timeline.csv"), timeline);
+        }
+
+        Map<String, List<StepResult>> byMode = new LinkedHashMap<>();
+        results.forEach(r -> byMode.computeIfAbsent(r.mode(), m -> new ArrayList<>()).add(r));
+        chart(out, "goodput.png", "Goodput under a flood of new TLS clients", "requests/s completed", byMode,
+                StepResult::goodput);
+        chart(out, "new-admitted.png", "New clients served (full handshakes completed)", "new clients/s", byMode,
+                StepResult::newAdmittedPerSecond);
+        chart(out, "resumed-admitted.png", "Established clients' connections that succeeded", "%", byMode,
+                StepResult::resumedAdmittedPercent);
+        chart(out, "request-p99.png", "Request latency p99 (after the handshake)", "ms", byMode,
+                StepResult::requestP99);
+
+        StringBuilder md = new StringBuilder();
+        md.append("# Overload benchmark ").append(Instant.now().toString(), 0, 10).append("\n\n");
+        md.append(String.format(Locale.ROOT, "Tomcat %s on JDK %d pinned to CPU 0, driver on CPU 1; key %s, TLS %s; "
+                        + "%d established clients (think %.0f ms), request work %d; capacity %.0f new clients/s; "
+                        + "%d s per step after %d s warm-up.%n%n", tomcatVersion, o.jdk(), o.key(), o.tls(),
+                o.established(), o.thinkMillis(), o.workIterations(), capacity, o.stepSeconds(), o.warmupSeconds()));
+        md.append("| mode | load | goodput req/s | new admitted/s | new refused/s | new timed out/s | resumed ok % "
+                + "| server CPU % | driver CPU % | full hs p50/p99 ms | resumed hs p50/p99 ms | request p50/p99 ms |\n");
+        md.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        for (StepResult r : results) {
+            md.append(String.format(Locale.ROOT,
+                    "| %s | %.1fx | %.0f | %.0f | %.0f | %.0f | %.1f | %.0f | %.0f | %.1f / %.1f | %.1f / %.1f | %.1f / %.1f |%n",
+                    r.mode(), r.multiplier(), r.goodput(), r.newAdmittedPerSecond(), r.newRefusedPerSecond(),
+                    r.newTimedOutPerSecond(), r.resumedAdmittedPercent(), r.serverCpuPercent(), r.driverCpuPercent(),
+                    r.fullHandshakeP50(), r.fullHandshakeP99(), r.resumedHandshakeP50(), r.resumedHandshakeP99(),
+                    r.requestP50(), r.requestP99()));
+        }
+        md.append("\nGoodput as a fraction of each mode's own peak:\n\n| mode | peak req/s |");
+        double[] marks = {2, 4, 8};
+        for (double m : marks) {
+            md.append(String.format(Locale.ROOT, " at %.0fx |", m));
+        }
+        md.append("\n|---|---|---|---|---|\n");
+        byMode.forEach((mode, rows) -> {
+            double peak = rows.stream().mapToDouble(StepResult::goodput).max().orElse(Double.NaN);
+            md.append(String.format(Locale.ROOT, "| %s | %.0f |", mode, peak));
+            for (double m : marks) {
+                double g = rows.stream().filter(r -> r.multiplier() == m).mapToDouble(StepResult::goodput)
+                        .findFirst().orElse(Double.NaN);
+                md.append(Double.isNaN(g) ? " – |" : String.format(Locale.ROOT, " %.2f |", g / peak));
+            }
+            md.append('\n');
+        });
+        md.append("\nCharts: goodput.png, new-admitted.png, resumed-admitted.png, request-p99.png");
+        if (timeline.size() > 1) {
+            md.append(", cpu-change.png (timeline.csv)");
+            cpuChart(out, timeline);
+        }
+        md.append(".\n");
+        Files.writeString(out.resolve("summary.md"), md);
+    }
+
+    private static void chart(Path out, String file, String title, String yTitle, Map<String, List<StepResult>> byMode,
+                              ToDoubleFunction<StepResult> y) throws IOException {
+        XYChart chart = new XYChartBuilder().width(900).height(520).title(title)
+                .xAxisTitle("new clients/s as a multiple of capacity").yAxisTitle(yTitle).build();
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
+        byMode.forEach((mode, rows) -> chart.addSeries(mode,
+                rows.stream().mapToDouble(StepResult::multiplier).toArray(),
+                rows.stream().mapToDouble(y).map(v -> Double.isNaN(v) ? 0 : v).toArray()));
+        BitmapEncoder.saveBitmap(chart, out.resolve(file).toString(), BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    private static void cpuChart(Path out, List<String> timeline) throws IOException {
+        XYChart chart = new XYChartBuilder().width(900).height(520).title("CPUs 1 -> 2 -> 1 at 2x capacity")
+                .xAxisTitle("seconds").yAxisTitle("requests/s completed").build();
+        Map<String, List<double[]>> byMode = new LinkedHashMap<>();
+        for (String row : timeline.subList(1, timeline.size())) {
+            String[] f = row.split(",");
+            byMode.computeIfAbsent(f[0], m -> new ArrayList<>())
+                    .add(new double[] {Double.parseDouble(f[1]), Double.parseDouble(f[3])});
+        }
+        byMode.forEach((mode, points) -> chart.addSeries(mode, points.stream().mapToDouble(p -> p[0]).toArray(),
+                points.stream().mapToDouble(p -> p[1]).toArray()));
+        BitmapEncoder.saveBitmap(chart, out.resolve("cpu-change.png").toString(), BitmapEncoder.BitmapFormat.PNG);
+    }
+}

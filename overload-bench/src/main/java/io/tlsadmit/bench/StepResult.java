@@ -1,0 +1,43 @@
+package io.tlsadmit.bench;
+
+import java.util.Locale;
+
+/** One measured step: a mode at an offered load, as clients and the server's CPU saw it. */
+record StepResult(String mode, double multiplier, double offeredNewPerSecond, double seconds,
+                  double goodput, double newAdmittedPerSecond, double newRefusedPerSecond, double newTimedOutPerSecond,
+                  double newDroppedByDriverPerSecond, double resumedAdmittedPercent, double serverCpuPercent,
+                  double driverCpuPercent, double fullHandshakeP50, double fullHandshakeP99,
+                  double resumedHandshakeP50, double resumedHandshakeP99, double requestP50, double requestP99) {
+
+    static StepResult of(String mode, double multiplier, double offered, double seconds, StepCounters c,
+                         double serverCpuSeconds, double driverCpuSeconds) {
+        long resumedAttempts = c.resumedAttempts.sum();
+        return new StepResult(mode, multiplier, offered, seconds,
+                c.requestsCompleted.sum() / seconds,
+                c.newCompleted.sum() / seconds,
+                c.newRefused.sum() / seconds,
+                c.newTimedOut.sum() / seconds,
+                c.newDroppedByDriver.sum() / seconds,
+                resumedAttempts == 0 ? Double.NaN : 100.0 * c.resumedCompleted.sum() / resumedAttempts,
+                100.0 * serverCpuSeconds / seconds,
+                100.0 * driverCpuSeconds / seconds,
+                c.fullHandshake.quantileMillis(0.5), c.fullHandshake.quantileMillis(0.99),
+                c.resumedHandshake.quantileMillis(0.5), c.resumedHandshake.quantileMillis(0.99),
+                c.request.quantileMillis(0.5), c.request.quantileMillis(0.99));
+    }
+
+    static String csvHeader() {
+        return "mode,multiplier,offered_new_per_s,seconds,goodput_req_per_s,new_admitted_per_s,new_refused_per_s,"
+                + "new_timed_out_per_s,new_dropped_by_driver_per_s,resumed_admitted_pct,server_cpu_pct,driver_cpu_pct,"
+                + "full_hs_p50_ms,full_hs_p99_ms,resumed_hs_p50_ms,resumed_hs_p99_ms,request_p50_ms,request_p99_ms";
+    }
+
+    String csv() {
+        return String.format(Locale.ROOT,
+                "%s,%.2f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f",
+                mode, multiplier, offeredNewPerSecond, seconds, goodput, newAdmittedPerSecond, newRefusedPerSecond,
+                newTimedOutPerSecond, newDroppedByDriverPerSecond, resumedAdmittedPercent, serverCpuPercent,
+                driverCpuPercent, fullHandshakeP50, fullHandshakeP99, resumedHandshakeP50, resumedHandshakeP99,
+                requestP50, requestP99);
+    }
+}
