@@ -123,7 +123,12 @@ tlsadmit_verdict tlsadmit_peek(int fd, uint8_t *buf, size_t cap, int timeout_ms,
         }
         previous = result->length;
         waited = true;
-        int revents = wait_for_bytes(fd, result->length + out->bytes_needed, wait_ms);
+        /* Until the handshake header is read, bytes_needed is the rest of the
+         * record, which may extend past a hello that turns out to be shorter:
+         * waiting for all of it would sleep to the deadline. Those first few
+         * bytes are awaited one segment at a time instead. */
+        size_t wanted = out->hello_length > 0 ? out->bytes_needed : 1;
+        int revents = wait_for_bytes(fd, result->length + wanted, wait_ms);
         if (revents < 0 || (revents & (POLLERR | POLLNVAL))) {
             result->error = revents < 0 ? -revents : (revents & POLLNVAL) ? EBADF : socket_error(fd);
             return verdict;

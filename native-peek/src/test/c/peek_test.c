@@ -2,7 +2,6 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <signal.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -175,6 +174,41 @@ static void a_buffer_too_small_for_the_hello_stops_the_wait(void)
     finish(&s);
 }
 
+/* A legal but unusual first record: it declares more payload than the hello. */
+static void a_record_longer_than_its_hello_does_not_make_the_peek_wait_for_the_whole_record(void)
+{
+    size_t n = sample_hello();
+    size_t declared = n - 5 + 500;
+    sent[3] = (uint8_t)(declared >> 8);
+    sent[4] = (uint8_t)declared;
+    uint16_t port;
+    int listen_fd = listener(&port);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = socket(AF_INET, SOCK_STREAM, 0);
+        struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons(port)};
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) _exit(3);
+        if (write(fd, sent, 5) != 5) _exit(4);
+        pause_ms(50);
+        if (write(fd, sent + 5, n - 5) != (ssize_t)(n - 5)) _exit(4);
+        /* Then reset the connection: a peek still waiting for the record's
+         * declared 500 extra bytes would see the reset instead of the hello. */
+        pause_ms(1000);
+        struct linger reset = {.l_onoff = 1, .l_linger = 0};
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
+        close(fd);
+        _exit(0);
+    }
+    int fd = accept(listen_fd, NULL, NULL);
+    tlsadmit_hello_facts facts;
+    tlsadmit_peek_result result;
+    CHECK_EQ(TLSADMIT_NEW, tlsadmit_peek(fd, peeked, sizeof peeked, 5000, &TLS13, &facts, &result));
+    CHECK_EQ(0, result.error);
+    session s = {.listen_fd = listen_fd, .fd = fd, .child = pid};
+    finish(&s);
+}
+
 static void defer_accept_is_accepted_by_a_listening_socket(void)
 {
     uint16_t port;
@@ -191,6 +225,8 @@ const test_case peek_tests[] = {
     {"a_client_that_closes_mid_hello_is_reported_as_eof", a_client_that_closes_mid_hello_is_reported_as_eof},
     {"plain_http_is_not_tls_without_waiting", plain_http_is_not_tls_without_waiting},
     {"a_buffer_too_small_for_the_hello_stops_the_wait", a_buffer_too_small_for_the_hello_stops_the_wait},
+    {"a_record_longer_than_its_hello_does_not_make_the_peek_wait_for_the_whole_record",
+     a_record_longer_than_its_hello_does_not_make_the_peek_wait_for_the_whole_record},
     {"defer_accept_is_accepted_by_a_listening_socket", defer_accept_is_accepted_by_a_listening_socket},
     {NULL, NULL},
 };
