@@ -74,28 +74,13 @@ class GateIT {
         return OpenSslClient.to(gatePort, keystore);
     }
 
-    @Test
-    void everyResumptionIsAdmittedAndEveryNewHandshakeRefusedWhenTheBudgetIsZero() throws Exception {
-        budget(1000, 1000);
-        Path tls13 = sessions.resolve("tls13.pem");
-        Path ticket = sessions.resolve("tls12-ticket.pem");
-        Path sessionId = sessions.resolve("tls12-id.pem");
-        assertTrue(client().tls13().saveSession(tls13).run().fullHandshake());
-        assertTrue(client().tls12().saveSession(ticket).run().fullHandshake());
-        assertTrue(client().tls12().noTicket().saveSession(sessionId).run().fullHandshake());
+    private AdmissionScenarios scenarios() {
+        return new AdmissionScenarios(gatePort, keystore, gate, sessions);
+    }
 
-        budget(0, 0);
-        for (OpenSslClient resumption : new OpenSslClient[] {
-                client().tls13().resume(tls13), client().tls12().resume(ticket),
-                client().tls12().noTicket().resume(sessionId)}) {
-            OpenSslClient.Result result = resumption.run();
-            assertTrue(result.reused(), result.output());
-            assertEquals(200, result.httpStatus(), result.output());
-        }
-        long refusedBefore = gate.getNewRefused();
-        assertFalse(client().tls13().run().handshakeCompleted());
-        assertFalse(client().tls12().run().handshakeCompleted());
-        assertEquals(refusedBefore + 2, gate.getNewRefused());
+    @Test
+    void everyResumptionIsAdmittedAndEveryNewHandshakeRefusedWhenTheBudgetIsZero() {
+        scenarios().budgetZeroAdmitsEveryResumptionAndRefusesEveryNewHandshake(true);
     }
 
     @Test
@@ -107,25 +92,14 @@ class GateIT {
         long refusedBefore = gate.getNewRefused();
         OpenSslClient.Result result = client().tls12().noTicket().resume(foreign).run();
         assertFalse(result.handshakeCompleted(), result.output());
+        assertEquals(0, result.handshakeBytesRead(), "refused before the server sent anything");
         assertEquals(refusedBefore + 1, gate.getNewRefused(), "a cache miss is a new handshake, refused early");
         assertEquals(lateBefore, gate.getLateRefusals());
     }
 
     @Test
     void foreignTicketsAndPsksAreRefusedByTheLateGate() {
-        Path tls13 = sessions.resolve("foreign-13.pem");
-        Path ticket = sessions.resolve("foreign-ticket.pem");
-        assertTrue(OpenSslClient.to(otherPort, keystore).tls13().saveSession(tls13).run().fullHandshake());
-        assertTrue(OpenSslClient.to(otherPort, keystore).tls12().saveSession(ticket).run().fullHandshake());
-        budget(0, 0);
-        long lateBefore = gate.getLateRefusals();
-        long resumedBefore = gate.getResumptionsAdmitted();
-        OpenSslClient.Result psk = client().tls13().resume(tls13).run();
-        OpenSslClient.Result stale = client().tls12().resume(ticket).run();
-        assertFalse(psk.handshakeCompleted(), psk.output());
-        assertFalse(stale.handshakeCompleted(), stale.output());
-        assertEquals(resumedBefore + 2, gate.getResumptionsAdmitted(), "the early gate believed the client");
-        assertEquals(lateBefore + 2, gate.getLateRefusals(), "the key manager was asked for a certificate: refused");
+        scenarios().foreignTicketsAndPsksAreRefusedByTheLateGate(otherPort);
     }
 
     @Test

@@ -1,0 +1,77 @@
+package io.tlsadmit.tomcat;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.tlsadmit.testing.ConnectorSpec;
+import io.tlsadmit.testing.Jdk;
+import io.tlsadmit.testing.TestKeystore;
+import io.tlsadmit.testing.TomcatDistribution;
+import io.tlsadmit.testing.TomcatServer;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The same admission behaviour on JDK 25, with JSSE (whose stateless-ticket decoding asks the key
+ * manager too, JDK-8357033) and with Tomcat's OpenSSL implementation through FFM on the machine's
+ * libssl (no late gate there: the early gate and the truth must still hold). One Tomcat for the class.
+ */
+class Jdk25IT {
+
+    static final String OPENSSL_FFM = "org.apache.tomcat.util.net.openssl.panama.OpenSSLImplementation";
+
+    private static TomcatServer tomcat;
+    private static TestKeystore keystore;
+
+    @TempDir
+    Path sessions;
+
+    @BeforeAll
+    static void startTomcatOnJdk25() {
+        Optional<Jdk> jdk25 = Jdk.find(25);
+        assumeTrue(jdk25.isPresent(), "no JDK 25 under /usr/lib/jvm");
+        TomcatDistribution distribution = GatedTomcat.distribution();
+        keystore = GatedTomcat.keystore(distribution);
+        ConnectorSpec openssl = GatedTomcat.gated("openssl", keystore, "1000", "1000")
+                .attribute("sslImplementationName", OPENSSL_FFM);
+        tomcat = GatedTomcat.base(distribution, "jdk25")
+                .jdk(jdk25.get())
+                .serverListener("org.apache.catalina.core.OpenSSLLifecycleListener")
+                .connector(GatedTomcat.gated("jsse", keystore, "1000", "1000"))
+                .connector(GatedTomcat.gated("other", keystore, "1000", "1000"))
+                .connector(openssl)
+                .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\"/>")
+                .build()
+                .start();
+    }
+
+    @AfterAll
+    static void stopTomcat() {
+        if (tomcat != null) {
+            tomcat.close();
+        }
+    }
+
+    private AdmissionScenarios on(String connector) {
+        int port = tomcat.port(connector);
+        return new AdmissionScenarios(port, keystore, GatedTomcat.gate(tomcat, port), sessions);
+    }
+
+    @Test
+    void jsseAdmitsEveryResumptionAndRefusesEveryNewHandshakeWhenTheBudgetIsZero() {
+        on("jsse").budgetZeroAdmitsEveryResumptionAndRefusesEveryNewHandshake(true);
+    }
+
+    @Test
+    void jsseLateGateRefusesForeignTicketsButNotTheTicketDecodingOfJdk25() {
+        on("jsse").foreignTicketsAndPsksAreRefusedByTheLateGate(tomcat.port("other"));
+    }
+
+    @Test
+    void openSslAdmitsEveryResumptionAndRefusesEveryNewHandshakeWhenTheBudgetIsZero() {
+        on("openssl").budgetZeroAdmitsEveryResumptionAndRefusesEveryNewHandshake(false);
+    }
+}
