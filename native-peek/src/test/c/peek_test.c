@@ -33,7 +33,7 @@ static size_t sample_hello(void)
 
 static void pause_ms(int ms)
 {
-    struct timespec ts = {.tv_sec = 0, .tv_nsec = (long)ms * 1000000};
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000};
     nanosleep(&ts, NULL);
 }
 
