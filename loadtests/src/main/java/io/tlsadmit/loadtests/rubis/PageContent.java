@@ -114,7 +114,7 @@ public final class PageContent {
             attributes.put(attribute.group(1).toLowerCase(java.util.Locale.ROOT), unescape(value));
         }
         // boolean attributes such as <option selected>
-        for (String word : text.trim().split("\\s+")) {
+        for (String word : ATTRIBUTE.matcher(text).replaceAll(" ").trim().split("\\s+")) {
             if (word.matches("[a-zA-Z]+")) {
                 attributes.putIfAbsent(word.toLowerCase(java.util.Locale.ROOT), "");
             }

@@ -1,5 +1,6 @@
 package io.tlsadmit.loadtests.run;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -64,7 +65,7 @@ public final class PrometheusText {
             if (!sample.matches()) {
                 continue; // not ours to judge: a scrape is evidence, not a contract test
             }
-            Map<String, String> labels = new TreeMap<>();
+            TreeMap<String, String> labels = new TreeMap<>();
             if (sample.group(2) != null) {
                 Matcher label = LABEL.matcher(sample.group(2));
                 while (label.find()) {
@@ -77,7 +78,7 @@ public final class PrometheusText {
             } catch (NumberFormatException e) {
                 continue;
             }
-            samples.put(new Series(sample.group(1), Map.copyOf(labels)), value);
+            samples.put(new Series(sample.group(1), Collections.unmodifiableSortedMap(labels)), value);
         }
         return new PrometheusText(samples);
     }
