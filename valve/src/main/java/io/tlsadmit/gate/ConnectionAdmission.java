@@ -77,6 +77,12 @@ public final class ConnectionAdmission {
         return handshakeCpuNanos;
     }
 
+    /** The acceptor already admitted this connection (native peek); a NEW one took its token there. */
+    public void admittedOnAccept(Verdict verdict, long acceptNanos) {
+        this.acceptNanos = acceptNanos;
+        decided(verdict, Decision.ADMITTED, verdict == Verdict.NEW);
+    }
+
     void decided(Verdict verdict, Decision decision, boolean charged) {
         this.verdict = verdict;
         this.decision = decision;

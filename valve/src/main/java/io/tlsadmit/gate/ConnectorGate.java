@@ -57,18 +57,30 @@ public final class ConnectorGate {
      * token, anything that is not a TLS handshake is refused.
      */
     public Decision decide(ConnectionAdmission connection, Verdict verdict, long nowNanos) {
-        counters.classified(Math.max(0, nowNanos - connection.acceptNanos()));
+        Decision decision = decide(verdict, connection.acceptNanos(), nowNanos);
+        connection.decided(verdict, decision, verdict == Verdict.NEW && decision == Decision.ADMITTED);
+        return decision;
+    }
+
+    /**
+     * The same decision before the connection has a channel (on the acceptor, from a native peek); the
+     * channel learns it through {@link ConnectionAdmission#admittedOnAccept}.
+     */
+    public Decision decideOnAccept(Verdict verdict, long acceptNanos, long nowNanos) {
+        counters.onAcceptDecision();
+        return decide(verdict, acceptNanos, nowNanos);
+    }
+
+    private Decision decide(Verdict verdict, long acceptNanos, long nowNanos) {
+        counters.classified(Math.max(0, nowNanos - acceptNanos));
         Decision decision;
-        boolean charged = false;
         if (verdict.isResumption()) {
             decision = Decision.ADMITTED;
         } else if (verdict == Verdict.NEW) {
-            charged = budget.tryAcquireFull();
-            decision = charged ? Decision.ADMITTED : Decision.REFUSED;
+            decision = budget.tryAcquireFull() ? Decision.ADMITTED : Decision.REFUSED;
         } else {
             decision = Decision.REFUSED;
         }
-        connection.decided(verdict, decision, charged);
         counters.connection(verdict, decision);
         return decision;
     }

@@ -24,6 +24,7 @@ public final class GateCounters {
     private final LongAdder[] mispredictions = new LongAdder[VERDICTS.length];
     private final LongAdder[] lateRefusals = new LongAdder[VERDICTS.length];
     private final LongAdder classifications = new LongAdder();
+    private final LongAdder decidedOnAccept = new LongAdder();
     private final LongAdder classificationNanos = new LongAdder();
     private final LongAccumulator classificationMaxNanos = new LongAccumulator(Math::max, 0);
 
@@ -50,6 +51,10 @@ public final class GateCounters {
         classifications.increment();
         classificationNanos.add(nanosSinceAccept);
         classificationMaxNanos.accumulate(nanosSinceAccept);
+    }
+
+    void onAcceptDecision() {
+        decidedOnAccept.increment();
     }
 
     void handshake(HandshakeKind kind, int version) {
@@ -91,6 +96,11 @@ public final class GateCounters {
 
     public long classifications() {
         return classifications.sum();
+    }
+
+    /** Decisions made on the acceptor from a native peek, before the connection had a channel. */
+    public long decidedOnAccept() {
+        return decidedOnAccept.sum();
     }
 
     public long classificationNanos() {

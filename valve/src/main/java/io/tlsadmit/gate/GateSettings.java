@@ -13,11 +13,13 @@ public final class GateSettings {
     public static final String BUDGET = "budget";
     public static final String RATE = StaticBudget.RATE_ATTRIBUTE;
     public static final String BURST = StaticBudget.BURST_ATTRIBUTE;
+    public static final String NATIVE_PEEK = "nativePeek";
 
     private String budget = "static";
     private String maxFullHandshakesPerSecond = "100";
     private String fullHandshakeBurst = "20";
     private String refuseAction = "close";
+    private String nativePeek = "true";
 
     public String getBudget() {
         return budget;
@@ -49,6 +51,25 @@ public final class GateSettings {
 
     public void setRefuseAction(String value) {
         this.refuseAction = value;
+    }
+
+    public String getNativePeek() {
+        return nativePeek;
+    }
+
+    public void setNativePeek(String value) {
+        this.nativePeek = value;
+    }
+
+    /** @throws IllegalArgumentException naming the offending attribute */
+    public boolean nativePeekValue() {
+        String value = nativePeek == null ? "" : nativePeek.trim().toLowerCase(Locale.ROOT);
+        return switch (value) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(NATIVE_PEEK + " must be \"true\" or \"false\", was \""
+                    + nativePeek + "\"");
+        };
     }
 
     /** @throws IllegalArgumentException naming the offending attribute */

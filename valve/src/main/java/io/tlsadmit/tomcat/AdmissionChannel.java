@@ -59,6 +59,9 @@ final class AdmissionChannel extends SecureNioChannel {
         super.reset(channel, socketWrapper);
         admission.reset(channel == null ? 0 : System.nanoTime());
         serverHello.reset();
+        if (channel != null && endpoint.acceptedVerdict() != null) {
+            admission.admittedOnAccept(endpoint.acceptedVerdict(), endpoint.acceptedNanos());
+        }
     }
 
     @Override

@@ -2,7 +2,15 @@ package io.tlsadmit.tomcat;
 
 import io.tlsadmit.classifier.ServerPolicy;
 import io.tlsadmit.classifier.TlsVersion;
+import io.tlsadmit.classifier.Verdict;
 import io.tlsadmit.gate.ConnectorGate;
+import io.tlsadmit.gate.Decision;
+import io.tlsadmit.gate.RefuseAction;
+import io.tlsadmit.peek.NativePeek;
+import java.io.IOException;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
 import java.util.Arrays;
 import javax.net.ssl.SSLSessionContext;
 import org.apache.tomcat.util.net.NioChannel;
@@ -13,14 +21,31 @@ import org.apache.tomcat.util.net.SSLHostConfigCertificate;
 import org.apache.tomcat.util.net.SocketBufferHandler;
 import org.apache.tomcat.util.net.jsse.JSSEImplementation;
 
-/** Tomcat's NIO endpoint with gated TLS channels. */
+/**
+ * Tomcat's NIO endpoint with gated TLS channels. When native-peek is available the acceptor already
+ * looks at the first bytes of each accepted connection ({@code recv(MSG_PEEK)}, nothing consumed):
+ * if the whole hello is there, the connection is decided before it gets a channel, and a refused one
+ * never reaches the poller or a worker thread. Everything else is decided in
+ * {@link AdmissionChannel#processSNI()}.
+ */
 public class AdmissionNioEndpoint extends NioEndpoint {
+
+    /** A typical hello is 0.5 to 2 KB; a larger one is decided by the channel instead. */
+    private static final int PEEK_BUFFER = 8192;
 
     /** Record headers can add up to a few times the hello itself when a client fragments it finely. */
     private static final int HELLO_BUFFER_FACTOR = 4;
 
     private volatile ConnectorGate gate;
     private volatile int maxHelloBuffer = HELLO_BUFFER_FACTOR * (ServerPolicy.DEFAULT.maxHelloLength() + 9);
+    private volatile boolean nativePeek = true;
+    private volatile boolean peekOnAccept;
+
+    // Acceptor thread only: setSocketOptions() hands its verdict to the channel's reset(), which
+    // Tomcat calls synchronously from it on the same thread.
+    private ByteBuffer peekBuffer;
+    private Verdict acceptedVerdict;
+    private long acceptedNanos;
 
     void gate(ConnectorGate gate) {
         this.gate = gate;
@@ -37,6 +62,77 @@ public class AdmissionNioEndpoint extends NioEndpoint {
             return new AdmissionChannel(buffer, this, current);
         }
         return super.createChannel(buffer);
+    }
+
+    void nativePeek(boolean enabled) {
+        this.nativePeek = enabled;
+        this.peekOnAccept = enabled && NativePeek.isAvailable();
+    }
+
+    boolean isPeekingOnAccept() {
+        return peekOnAccept;
+    }
+
+    String nativePeekStatus() {
+        if (peekOnAccept) {
+            return "native peek on accept";
+        }
+        return nativePeek ? "native peek unavailable (" + NativePeek.unavailableReason() + ")" : "native peek off";
+    }
+
+    @Override
+    protected boolean setSocketOptions(SocketChannel socket) {
+        ConnectorGate current = gate;
+        if (peekOnAccept && current != null && isSSLEnabled()) {
+            long accepted = System.nanoTime();
+            Verdict verdict = peek(socket, current);
+            if (verdict != null) {
+                if (current.decideOnAccept(verdict, accepted, System.nanoTime()) == Decision.REFUSED) {
+                    if (current.refuseAction() == RefuseAction.RESET) {
+                        try {
+                            socket.setOption(StandardSocketOptions.SO_LINGER, 0);
+                        } catch (IOException | UnsupportedOperationException e) {
+                            // closed either way
+                        }
+                    }
+                    return false; // the acceptor closes the socket
+                }
+                acceptedVerdict = verdict;
+                acceptedNanos = accepted;
+            }
+        }
+        try {
+            return super.setSocketOptions(socket);
+        } finally {
+            acceptedVerdict = null;
+        }
+    }
+
+    /**
+     * A final verdict from what has already arrived, or null: the hello is not all here yet
+     * (INCOMPLETE), a session id needs the session cache (RESUME_SESSION_ID), or the socket failed.
+     * The channel's first read decides those.
+     */
+    private Verdict peek(SocketChannel socket, ConnectorGate current) {
+        if (peekBuffer == null) {
+            peekBuffer = ByteBuffer.allocateDirect(PEEK_BUFFER);
+        }
+        peekBuffer.clear();
+        try {
+            Verdict verdict = NativePeek.peek(socket, peekBuffer, current.classifier().policy(), 0);
+            return verdict.isFinal() && verdict != Verdict.RESUME_SESSION_ID ? verdict : null;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The verdict the acceptor admitted the connection being set up with; null if it did not decide. */
+    Verdict acceptedVerdict() {
+        return acceptedVerdict;
+    }
+
+    long acceptedNanos() {
+        return acceptedNanos;
     }
 
     @Override

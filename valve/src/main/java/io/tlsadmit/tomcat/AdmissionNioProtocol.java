@@ -66,6 +66,14 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         settings.setRefuseAction(action);
     }
 
+    public String getNativePeek() {
+        return settings.getNativePeek();
+    }
+
+    public void setNativePeek(String nativePeek) {
+        settings.setNativePeek(nativePeek);
+    }
+
     /** Why {@link #init()} refused the configuration; {@code null} if it did not. */
     public String initFailure() {
         return initFailure;
@@ -84,19 +92,23 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
             throw new IllegalArgumentException(initFailure);
         }
         ConnectorGate created;
+        boolean nativePeek;
         try {
             created = new ConnectorGate(unquotedName(), settings.newBudget(), settings.refuseActionValue());
+            nativePeek = settings.nativePeekValue();
         } catch (IllegalArgumentException e) {
             // Tomcat logs this and leaves the connector failed; the valve then stops the start.
             initFailure = "tlsadmit: invalid connector attribute on " + getName() + ": " + e.getMessage();
             throw new IllegalArgumentException(initFailure, e);
         }
         gate = created;
-        ((AdmissionNioEndpoint) getEndpoint()).gate(created);
+        AdmissionNioEndpoint endpoint = (AdmissionNioEndpoint) getEndpoint();
+        endpoint.gate(created);
+        endpoint.nativePeek(nativePeek);
         super.init();
         registerMBean(created);
         log.info("tlsadmit: " + created + (isLateGated() ? ", late gate on" : ", late gate off (sslImplementationName="
-                + getSslImplementationName() + ")"));
+                + getSslImplementationName() + ")") + ", " + endpoint.nativePeekStatus());
     }
 
     private boolean isLateGated() {
@@ -110,7 +122,8 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
             if (server.isRegistered(name)) {
                 server.unregisterMBean(name);
             }
-            server.registerMBean(new Gate(created, settings.getBudget().trim().toLowerCase(Locale.ROOT)), name);
+            server.registerMBean(new Gate(created, settings.getBudget().trim().toLowerCase(Locale.ROOT),
+                    (AdmissionNioEndpoint) getEndpoint()), name);
             mbeanName = name;
         } catch (JMException e) {
             log.warn("tlsadmit: cannot register the gate MBean of " + getName() + ": " + e.getMessage());

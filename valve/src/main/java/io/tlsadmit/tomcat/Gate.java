@@ -12,10 +12,22 @@ final class Gate implements GateMXBean {
 
     private final ConnectorGate gate;
     private final String budgetKind;
+    private final AdmissionNioEndpoint endpoint;
 
-    Gate(ConnectorGate gate, String budgetKind) {
+    Gate(ConnectorGate gate, String budgetKind, AdmissionNioEndpoint endpoint) {
         this.gate = gate;
         this.budgetKind = budgetKind;
+        this.endpoint = endpoint;
+    }
+
+    @Override
+    public boolean isNativePeek() {
+        return endpoint.isPeekingOnAccept();
+    }
+
+    @Override
+    public long getDecidedOnAccept() {
+        return counters().decidedOnAccept();
     }
 
     @Override

@@ -12,6 +12,12 @@ public interface GateMXBean {
 
     String getRefuseAction();
 
+    /** Whether the acceptor peeks at hellos with native-peek (attribute on and library loaded). */
+    boolean isNativePeek();
+
+    /** Connections decided on the acceptor from a native peek (the rest are decided at their first read). */
+    long getDecidedOnAccept();
+
     double getMaxFullHandshakesPerSecond();
 
     /** @throws IllegalArgumentException for a negative or non-finite value */

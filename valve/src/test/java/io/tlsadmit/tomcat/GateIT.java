@@ -219,6 +219,7 @@ class GateIT {
 
     @Test
     void jmxShowsTheCountersAndChangesTheBudgetAtRuntime() throws Exception {
+        assertTrue(gate.isNativePeek(), "the jar's native-peek library loaded in Tomcat");
         budget(7.5, 3);
         assertEquals(7.5, gate.getMaxFullHandshakesPerSecond());
         assertEquals(3, gate.getFullHandshakeBurst());

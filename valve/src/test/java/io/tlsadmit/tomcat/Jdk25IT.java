@@ -40,7 +40,8 @@ class Jdk25IT {
         tomcat = GatedTomcat.base(distribution, "jdk25")
                 .jdk(jdk25.get())
                 .serverListener("org.apache.catalina.core.OpenSSLLifecycleListener")
-                .connector(GatedTomcat.gated("jsse", keystore, "1000", "1000"))
+                // The pure-Java path: every hello classified at the channel's first read.
+                .connector(GatedTomcat.gated("jsse", keystore, "1000", "1000").attribute("nativePeek", "false"))
                 .connector(GatedTomcat.gated("other", keystore, "1000", "1000"))
                 .connector(openssl)
                 .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\"/>")
