@@ -11,10 +11,15 @@ record Settings(double scale, long seed, boolean autoload) {
     static final double DEFAULT_SCALE = 0.01;
 
     static Settings from(ServletContext context) {
-        return new Settings(
-                Double.parseDouble(value(context, "rubis.scale", String.valueOf(DEFAULT_SCALE))),
-                Long.parseLong(value(context, "rubis.seed", "1")),
-                Boolean.parseBoolean(value(context, "rubis.autoload", "true")));
+        String scale = value(context, "rubis.scale", String.valueOf(DEFAULT_SCALE));
+        String seed = value(context, "rubis.seed", "1");
+        try {
+            return new Settings(Double.parseDouble(scale), Long.parseLong(seed),
+                    Boolean.parseBoolean(value(context, "rubis.autoload", "true")));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("rubis.scale must be a number and rubis.seed a whole number; got scale '"
+                    + scale + "', seed '" + seed + "'", e);
+        }
     }
 
     private static String value(ServletContext context, String name, String fallback) {

@@ -29,12 +29,11 @@ final class Prose {
         this.block = text.substring(0, length);
     }
 
-    /** A slice of {@code length} characters (1..block size) starting at a random place. */
+    /** A slice of {@code length} characters (1..block size) starting at a random place; never blank. */
     String slice(SplittableRandom random, int length) {
         int start = random.nextInt(block.length() - length + 1);
-        return block.substring(start, start + length).strip().isEmpty()
-                ? "x"
-                : block.substring(start, start + length);
+        String slice = block.substring(start, start + length);
+        return slice.isBlank() ? "x" : slice;
     }
 
     /** A short title of two to four words. */

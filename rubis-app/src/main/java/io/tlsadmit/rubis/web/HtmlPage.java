@@ -1,6 +1,7 @@
 package io.tlsadmit.rubis.web;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.sql.Timestamp;
 import java.time.format.DateTimeFormatter;
 
@@ -71,7 +72,7 @@ public final class HtmlPage {
     }
 
     public HtmlPage money(BigDecimal amount) {
-        return text(amount.setScale(2, java.math.RoundingMode.HALF_EVEN).toPlainString());
+        return text(amount.setScale(2, RoundingMode.HALF_EVEN).toPlainString());
     }
 
     public HtmlPage date(Timestamp when) {

@@ -7,6 +7,7 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -71,7 +72,7 @@ public abstract class RubisServlet extends HttpServlet {
     }
 
     private static void send(HttpServletResponse response, HtmlPage page, String method) throws IOException {
-        byte[] body = page.render().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] body = page.render().getBytes(StandardCharsets.UTF_8);
         response.setStatus(page.status());
         response.setContentType("text/html;charset=UTF-8");
         response.setHeader("Cache-Control", "no-store");
