@@ -181,16 +181,17 @@ public class RubisSimulation extends Simulation {
         Session next = session.set(ATTEMPT, attempt).set(OUTCOME, outcome.name());
         switch (outcome) {
             case REPLY -> {
-                int status = session.getInt(STATUS);
-                boolean errorPage = status >= 400;
-                if (page) {
-                    Visit visit = visit(session);
-                    visit.arrived(request(session), session.getString(BODY));
-                    errorPage |= visit.onErrorPage();
-                    next = next.remove(BODY);
+                int responseMillis = session.getInt(RESPONSE_MILLIS);
+                if (!page) {
+                    recorder.reply(responseMillis);
+                    return next.markAsSucceeded();
                 }
-                recorder.reply(page, session.getInt(RESPONSE_MILLIS), errorPage);
-                return next.markAsSucceeded();
+                Visit visit = visit(session);
+                PageRequest request = request(session);
+                visit.arrived(request, session.getString(BODY));
+                recorder.page(request.interaction().title(), responseMillis,
+                        session.getInt(STATUS) >= 400 || visit.onErrorPage());
+                return next.remove(BODY).markAsSucceeded();
             }
             case TIMEOUT -> {
                 recorder.count(Series.TIMEOUTS);

@@ -20,6 +20,8 @@ public final class Visit {
     /** The original client's cap on a session's length. */
     public static final int DEFAULT_MAX_TRANSITIONS = 1000;
     private static final int DRAWS_BEFORE_GOING_HOME = 32;
+    /** Registration asks for a region by name; this one is the spec's example, present in every data set. */
+    static final String EXAMPLE_REGION = "CA--San Francisco";
 
     private final TransitionTable table;
     private final Random random;
@@ -136,17 +138,18 @@ public final class Visit {
     /** Fills what a person types; keeps what the page pre-filled (hidden ids, minimum bid, quantity 1). */
     private Map<String, String> fill(Interaction next, Map<String, String> fields) {
         Map<String, String> filled = new LinkedHashMap<>(fields);
+        int price = 1 + random.nextInt(100);
         for (Map.Entry<String, String> field : filled.entrySet()) {
             String name = field.getKey();
-            String value = field.getValue();
             switch (name) {
+                // a new user needs a free nickname that fits the form (20 characters)
                 case "nickname" -> field.setValue(next == Interaction.REGISTER_USER
-                        ? "gatling" + userId + "x" + Integer.toUnsignedString(random.nextInt(), 36)
+                        ? "load" + Long.toString(random.nextLong() & Long.MAX_VALUE, 36)
                         : "user" + userId);
                 case "password" -> field.setValue("password" + userId);
                 default -> {
-                    if (value.isEmpty()) {
-                        field.setValue(typedValue(name));
+                    if (field.getValue().isEmpty()) {
+                        field.setValue(typedValue(name, price));
                     }
                 }
             }
@@ -154,13 +157,23 @@ public final class Visit {
         return filled;
     }
 
-    private String typedValue(String field) {
+    /** What a person would type into an empty field, by its name; prices consistent within one form. */
+    private String typedValue(String field, int price) {
         String name = field.toLowerCase(java.util.Locale.ROOT);
         if (name.contains("email")) {
             return "load" + userId + "@example.test";
         }
-        if (name.contains("price") || name.contains("bid") || name.contains("buynow")) {
-            return Integer.toString(1 + random.nextInt(100));
+        if (name.equals("region")) {
+            return EXAMPLE_REGION;
+        }
+        if (name.contains("reserve")) {
+            return Integer.toString(price + 10);
+        }
+        if (name.contains("buynow")) {
+            return Integer.toString(price * 2);
+        }
+        if (name.contains("price") || name.contains("bid")) {
+            return Integer.toString(price);
         }
         if (name.contains("qty") || name.contains("quantity")) {
             return "1";

@@ -1,5 +1,9 @@
 package io.tlsadmit.loadtests.run;
 
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -23,6 +27,7 @@ public final class RunRecorder {
     private final AtomicLongArray timeline = new AtomicLongArray(TIMELINE_SECONDS * Series.values().length);
     private final LatencyHistogram pageTimes = new LatencyHistogram();
     private final LatencyHistogram replyTimes = new LatencyHistogram();
+    private final ConcurrentMap<String, LongAdder> errorPagesByInteraction = new ConcurrentHashMap<>();
     private volatile long lastSecond;
 
     public RunRecorder() {
@@ -45,17 +50,28 @@ public final class RunRecorder {
         timeline.incrementAndGet((int) second * Series.values().length + series.ordinal());
     }
 
-    /** A reply to a page request ({@code page}) or to an image request. */
-    public void reply(boolean page, long responseMillis, boolean errorPage) {
+    /** A reply to a page request. */
+    public void page(String interaction, long responseMillis, boolean errorPage) {
+        reply(responseMillis);
+        count(Series.PAGES);
+        pageTimes.record(responseMillis);
+        if (errorPage) {
+            count(Series.ERROR_PAGES);
+            errorPagesByInteraction.computeIfAbsent(interaction, name -> new LongAdder()).increment();
+        }
+    }
+
+    /** A reply to any request, a page's or an image's. */
+    public void reply(long responseMillis) {
         count(Series.REPLIES);
         replyTimes.record(responseMillis);
-        if (page) {
-            count(Series.PAGES);
-            pageTimes.record(responseMillis);
-            if (errorPage) {
-                count(Series.ERROR_PAGES);
-            }
-        }
+    }
+
+    /** Error pages by the interaction that got them: a few are normal (a nickname taken, a bid too low). */
+    public Map<String, Long> errorPagesByInteraction() {
+        Map<String, Long> counts = new TreeMap<>();
+        errorPagesByInteraction.forEach((interaction, count) -> counts.put(interaction, count.sum()));
+        return counts;
     }
 
     public long total(Series series) {

@@ -41,6 +41,7 @@ public final class RunReport {
         f.put("pages", recorder.total(Series.PAGES));
         f.put("pagesPerSec", round(recorder.total(Series.PAGES) / seconds));
         f.put("errorPages", recorder.total(Series.ERROR_PAGES));
+        recorder.errorPagesByInteraction().forEach((interaction, count) -> f.put("errorPages." + interaction, count));
         f.put("connectionsRefused", recorder.total(Series.CONNECTIONS_REFUSED));
         f.put("timeouts", recorder.total(Series.TIMEOUTS));
         f.put("pageMillisMean", round(recorder.pageTimes().mean()));

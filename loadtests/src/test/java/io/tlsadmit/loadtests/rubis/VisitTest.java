@@ -136,11 +136,29 @@ class VisitTest {
         Visit visit = visit(table(Map.of(Interaction.REGISTER, Interaction.REGISTER_USER)), 1, 1000);
         visit.arrived(PageRequest.get(Interaction.REGISTER, "/rubis/register.html"),
                 "<form method=post action=servlet/RegisterUser><input name=nickname><input name=password type=password>"
-                        + "<input name=email></form>");
-        Map<String, String> form = visit.plan().form();
-        assertTrue(form.get("nickname").startsWith("gatling7x"), form.toString());
+                        + "<input name=email><input name=region></form>");
+        PageRequest next = visit.plan();
+        assertEquals("/rubis/servlet/RegisterUser", next.path());
+        Map<String, String> form = next.form();
+        assertTrue(form.get("nickname").matches("load[0-9a-z]{1,13}"), form.toString());
         assertEquals("password7", form.get("password"));
         assertEquals("load7@example.test", form.get("email"));
+        assertEquals("CA--San Francisco", form.get("region"));
+    }
+
+    @Test
+    void aNewItemsPricesAreConsistent() {
+        Visit visit = visit(table(Map.of(Interaction.SELL_ITEM_FORM, Interaction.REGISTER_ITEM)), 1, 1000);
+        visit.arrived(PageRequest.get(Interaction.SELL_ITEM_FORM, "/rubis/servlet/SellItemForm?category=2"),
+                "<form method=post action=/rubis/servlet/RegisterItem><input type=hidden name=category value=2>"
+                        + "<input name=initialPrice><input name=reservePrice><input name=buyNow>"
+                        + "<input name=quantity value=1></form>");
+        Map<String, String> form = visit.plan().form();
+        int initial = Integer.parseInt(form.get("initialPrice"));
+        assertTrue(Integer.parseInt(form.get("reservePrice")) > initial, form.toString());
+        assertTrue(Integer.parseInt(form.get("buyNow")) >= initial, form.toString());
+        assertEquals("2", form.get("category"));
+        assertEquals("1", form.get("quantity"));
     }
 
     private static Visit visit(TransitionTable table, long seed, int maxTransitions) {
