@@ -54,8 +54,8 @@ public final class ImageMaker {
         g.setColor(Color.WHITE);
         g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 58));
         g.drawString("RUBiS", 120, 72);
-        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 16));
-        g.drawString("auctions for the tlsadmit experiments", 122, 100);
+        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
+        g.drawString("auctions for the tlsadmit experiments", 124, 100);
         g.dispose();
         grain(image, 1, 26);
         return image;
@@ -73,7 +73,11 @@ public final class ImageMaker {
         g.setStroke(new BasicStroke(1.5f));
         g.draw(shape);
         g.setColor(Color.WHITE);
-        g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, height / 2));
+        int fontSize = height / 2;
+        g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, fontSize));
+        while (g.getFontMetrics().stringWidth(label) > width - 14 && fontSize > 8) {
+            g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, --fontSize));
+        }
         int textWidth = g.getFontMetrics().stringWidth(label);
         g.drawString(label, (width - textWidth) / 2, height / 2 + height / 6);
         g.dispose();
