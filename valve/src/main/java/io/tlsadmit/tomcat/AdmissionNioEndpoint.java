@@ -88,14 +88,11 @@ public class AdmissionNioEndpoint extends NioEndpoint {
             Verdict verdict = peek(socket, current);
             if (verdict != null) {
                 if (current.decideOnAccept(verdict, accepted, System.nanoTime()) == Decision.REFUSED) {
-                    if (current.refuseAction() == RefuseAction.RESET) {
-                        try {
-                            socket.setOption(StandardSocketOptions.SO_LINGER, 0);
-                        } catch (IOException | UnsupportedOperationException e) {
-                            // closed either way
-                        }
-                    }
-                    return false; // the acceptor closes the socket
+                    prepareToRefuse(socket, current.refuseAction());
+                    // No wrapper exists yet, so the acceptor's closeSocket() would do nothing: close it
+                    // here, releasing its maxConnections slot.
+                    destroySocket(socket);
+                    return false;
                 }
                 acceptedVerdict = verdict;
                 acceptedNanos = accepted;
@@ -105,6 +102,24 @@ public class AdmissionNioEndpoint extends NioEndpoint {
             return super.setSocketOptions(socket);
         } finally {
             acceptedVerdict = null;
+        }
+    }
+
+    /**
+     * RESET: linger 0, so close() aborts. CLOSE: consume the peeked bytes first, because closing a socket
+     * with unread input makes the kernel answer with a reset instead of an orderly FIN.
+     */
+    private void prepareToRefuse(SocketChannel socket, RefuseAction action) {
+        try {
+            if (action == RefuseAction.RESET) {
+                socket.setOption(StandardSocketOptions.SO_LINGER, 0);
+            } else {
+                socket.configureBlocking(false);
+                peekBuffer.clear();
+                socket.read(peekBuffer);
+            }
+        } catch (IOException | UnsupportedOperationException e) {
+            // closed either way
         }
     }
 

@@ -2,6 +2,7 @@ package io.tlsadmit.tomcat;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tlsadmit.testing.OpenSslClient;
@@ -35,6 +36,7 @@ class GateIT {
     private static int gatePort;
     private static int otherPort;
     private static int ratedPort;
+    private static int resetPort;
     private static GateMXBean gate;
 
     @TempDir
@@ -49,12 +51,14 @@ class GateIT {
                 // Another server as far as TLS goes: its own session cache and ticket keys.
                 .connector(GatedTomcat.gated("other", keystore, "1000", "1000"))
                 .connector(GatedTomcat.gated("rated", keystore, "4", "2"))
+                .connector(GatedTomcat.gated("reset", keystore, "0", "0").attribute("refuseAction", "reset"))
                 .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\" metricsAllow=\"127\\.0\\.0\\.1\"/>")
                 .build()
                 .start();
         gatePort = tomcat.port("gate");
         otherPort = tomcat.port("other");
         ratedPort = tomcat.port("rated");
+        resetPort = tomcat.port("reset");
         gate = GatedTomcat.gate(tomcat, gatePort);
     }
 
@@ -139,6 +143,22 @@ class GateIT {
         assertEquals(completed, admitted, "every admitted connection completed its handshake");
         assertTrue(admitted <= Math.ceil(4 * seconds) + 2, admitted + " admitted in " + seconds + " s at 4/s, burst 2");
         assertTrue(refused > 0, "more offered than the rate: some must be refused");
+    }
+
+    @Test
+    void refuseActionResetAbortsTheConnection() {
+        SSLContext context = keystore.clientContext("TLSv1.3");
+        IOException refused = assertThrows(IOException.class, () -> {
+            try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", resetPort)) {
+                socket.setSoTimeout(5000);
+                socket.startHandshake();
+            }
+        });
+        String messages = "";
+        for (Throwable t = refused; t != null; t = t.getCause()) {
+            messages += t + "\n";
+        }
+        assertTrue(messages.contains("Connection reset"), messages);
     }
 
     private static boolean handshake(SSLContext context, int port) {
@@ -231,7 +251,7 @@ class GateIT {
         assertEquals(full + 1, gate.getFullHandshakes());
         PrometheusScrape metrics = PrometheusScrape.parse(curl("127.0.0.1", "/tlsadmit/metrics"));
         double rates = metrics.value("tlsadmit_budget_full_handshakes_per_second");
-        assertEquals(7.5 + 1000 + 4, rates, 1e-9, "the gauge sums the connectors' rates");
+        assertEquals(7.5 + 1000 + 4 + 0, rates, 1e-9, "the gauge sums the connectors' rates");
     }
 
     /** curl from a chosen loopback source address; returns status line and body. */
