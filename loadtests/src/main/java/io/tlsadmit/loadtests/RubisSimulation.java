@@ -79,9 +79,13 @@ public class RubisSimulation extends Simulation {
                 .disableWarmUp()
                 // the original client fetched every image of every page; so do we
                 .disableCaching()
-                .maxConnectionsPerHost(1)
+                .maxConnectionsPerHost(settings.connectionsPerUser())
                 .acceptHeader("text/html,image/*;q=0.9,*/*;q=0.8")
                 .userAgentHeader("tlsadmit-loadtests RUBiS client");
+        if (settings.browserLikeResources()) {
+            // Gatling loads the page's images itself, in parallel; our figures then count pages only
+            protocol = protocol.inferHtmlResources().nameInferredHtmlResourcesAfterLastPathElement();
+        }
         setUp(population(user())).protocols(protocol).maxDuration(settings.duration().plus(settings.drain()));
     }
 
@@ -101,7 +105,8 @@ public class RubisSimulation extends Simulation {
                         pause(session -> Duration.ofMillis(session.getLong(THINK)))
                                 .exec(attempts(pageRequest(), true))
                                 .exitHereIf(session -> session.contains(GAVE_UP))
-                                .foreach(session -> visit(session).images(), IMAGE).on(
+                                .foreach(session -> settings.browserLikeResources() ? List.of()
+                                        : visit(session).images(), IMAGE).on(
                                         attempts(imageRequest(), false)
                                                 .exitHereIf(session -> session.contains(GAVE_UP)))
                                 .exec(this::planNext))

@@ -29,6 +29,7 @@ public final class RunReport {
         f.put("concurrentUsers", settings.model() == Settings.ArrivalModel.CLOSED ? settings.concurrentUsers() : null);
         f.put("durationSec", round(seconds));
         f.put("thinkTimeScale", settings.thinkTimeScale());
+        f.put("connectionsPerUser", settings.connectionsPerUser());
         f.put("sessionsStarted", recorder.total(Series.SESSIONS_STARTED));
         f.put("sessionsCompleted", recorder.total(Series.SESSIONS_COMPLETED));
         f.put("sessionsAbandoned", recorder.total(Series.SESSIONS_ABANDONED));

@@ -24,6 +24,7 @@ public record Settings(
         Duration requestTimeout,
         int maxTransitions,
         int connectAttempts,
+        int connectionsPerUser,
         Duration refusedBackoff,
         String metricsUrl,
         long serverPid,
@@ -31,6 +32,14 @@ public record Settings(
         String runName) {
 
     public enum ArrivalModel { OPEN, CLOSED }
+
+    /**
+     * Images on the page's one connection, one after the other ({@code connectionsPerUser = 1}, the default),
+     * or inferred from the HTML and fetched over up to that many parallel connections, like a browser.
+     */
+    public boolean browserLikeResources() {
+        return connectionsPerUser > 1;
+    }
 
     public static Settings fromSystemProperties() {
         return from(System.getProperties());
@@ -53,6 +62,7 @@ public record Settings(
                 Duration.ofMillis((long) number(p, "rubis.requestTimeoutMs", 10_000, 1, 3_600_000)),
                 (int) number(p, "rubis.maxTransitions", 1000, 1, 1_000_000),
                 (int) number(p, "rubis.connectAttempts", 3, 1, 1000),
+                (int) number(p, "rubis.connectionsPerUser", 1, 1, 64),
                 Duration.ofMillis((long) number(p, "rubis.refusedBackoffMs", 1000, 0, 600_000)),
                 p.getProperty("rubis.metricsUrl", "").strip(),
                 (long) number(p, "rubis.serverPid", 0, 0, Long.MAX_VALUE),
