@@ -24,6 +24,32 @@
 
 static jfieldID file_descriptor_fd; /* java.io.FileDescriptor.fd, resolved in JNI_OnLoad */
 
+/* The JDK's own channel classes, resolved once: a field lookup by name on
+ * every call costs more than the classification. Other channel classes take
+ * the lookup path. Boot classes are never unloaded, so the IDs stay valid. */
+typedef struct known_channel {
+    jclass cls; /* global reference, or NULL if this JDK has no such class */
+    jfieldID fd;
+} known_channel;
+
+static known_channel socket_channel, server_socket_channel;
+
+static known_channel resolve_channel(JNIEnv *env, const char *name)
+{
+    known_channel known = {NULL, NULL};
+    jclass cls = (*env)->FindClass(env, name);
+    if (cls != NULL) {
+        jfieldID fd = (*env)->GetFieldID(env, cls, "fd", "Ljava/io/FileDescriptor;");
+        if (fd != NULL) {
+            known.cls = (*env)->NewGlobalRef(env, cls);
+            known.fd = fd;
+        }
+        (*env)->DeleteLocalRef(env, cls);
+    }
+    (*env)->ExceptionClear(env);
+    return known;
+}
+
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
 {
     (void)reserved;
@@ -34,7 +60,18 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
     file_descriptor_fd = (*env)->GetFieldID(env, fd_class, "fd", "I");
     (*env)->DeleteLocalRef(env, fd_class);
     if (file_descriptor_fd == NULL) return JNI_ERR;
+    socket_channel = resolve_channel(env, "sun/nio/ch/SocketChannelImpl");
+    server_socket_channel = resolve_channel(env, "sun/nio/ch/ServerSocketChannelImpl");
     return JNI_VERSION_1_8;
+}
+
+static jfieldID known_fd_field(JNIEnv *env, jobject channel)
+{
+    if (socket_channel.cls != NULL && (*env)->IsInstanceOf(env, channel, socket_channel.cls))
+        return socket_channel.fd;
+    if (server_socket_channel.cls != NULL && (*env)->IsInstanceOf(env, channel, server_socket_channel.cls))
+        return server_socket_channel.fd;
+    return NULL;
 }
 
 static void throw_named(JNIEnv *env, const char *class_name, const char *message)
@@ -54,6 +91,14 @@ static void throw_errno(JNIEnv *env, const char *what, int err)
 /* The channel's descriptor, or -1 with a pending exception. */
 static int channel_fd(JNIEnv *env, jobject channel)
 {
+    jfieldID known = known_fd_field(env, channel);
+    if (known != NULL) {
+        jobject descriptor = (*env)->GetObjectField(env, channel, known);
+        int fd = descriptor == NULL ? -1 : (*env)->GetIntField(env, descriptor, file_descriptor_fd);
+        if (descriptor != NULL) (*env)->DeleteLocalRef(env, descriptor);
+        if (fd < 0) throw_named(env, "java/nio/channels/ClosedChannelException", NULL);
+        return fd;
+    }
     jclass cls = (*env)->GetObjectClass(env, channel);
     int fd = -1;
     jfieldID holder = (*env)->GetFieldID(env, cls, "fd", "Ljava/io/FileDescriptor;");

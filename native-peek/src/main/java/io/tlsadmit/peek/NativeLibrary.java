@@ -104,11 +104,25 @@ final class NativeLibrary {
         if (!Files.isRegularFile(library)) {
             return Outcome.failed("native library " + library + " does not exist");
         }
+        // HotSpot inspects a library's ELF header before dlopen and, for anything that is not ELF, warns that the
+        // stack guard may be disabled and re-arms it; refuse such files before they get that far.
+        if (!isElf(library)) {
+            return Outcome.failed("cannot load " + library + ": not an ELF shared library");
+        }
         try {
             System.load(library.toAbsolutePath().toString());
             return Outcome.ok();
         } catch (UnsatisfiedLinkError | SecurityException e) {
             return Outcome.failed("cannot load " + library + ": " + e.getMessage());
+        }
+    }
+
+    private static boolean isElf(Path file) {
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] magic = in.readNBytes(4);
+            return magic.length == 4 && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F';
+        } catch (IOException e) {
+            return false;
         }
     }
 }
