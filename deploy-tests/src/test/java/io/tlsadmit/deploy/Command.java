@@ -16,7 +16,9 @@ record Command(List<String> command, int exitCode, String output) {
     /** Runs {@code command} in the repository root with {@code env} added to this process's environment. */
     static Command run(Map<String, String> env, String... command) {
         List<String> argv = new ArrayList<>(List.of(command));
-        argv.set(0, installed(command[0]).toString());
+        if (!command[0].contains("/")) {
+            argv.set(0, installed(command[0]).toString());
+        }
         ProcessBuilder builder = new ProcessBuilder(argv).directory(Repository.root().toFile())
                 .redirectErrorStream(true);
         builder.environment().putAll(env);
@@ -74,6 +76,7 @@ record Command(List<String> command, int exitCode, String output) {
         }
         String debianPackage = switch (tool) {
             case "promtool" -> "prometheus";
+            case "mariadb" -> "mariadb-client";
             default -> tool;
         };
         throw new IllegalStateException(tool + " is not installed: install the Debian package '" + debianPackage

@@ -16,6 +16,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.AfterAll;
@@ -23,18 +25,31 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The compose image's Tomcat configuration on the real Tomcat distribution: the committed server.xml (only its
- * ports moved to free loopback ones), the gate jar, the test keystore where the image's would be, and node.jsp.
- * Its live scrape is the reference for the dashboard's metric names.
+ * What the compose stack's tomcat and rubis-data containers do, on this machine: the loader script fills a fresh
+ * MariaDB database with rubis-datagen, then the real Tomcat distribution runs the image's configuration (the
+ * committed server.xml with only its ports moved to free loopback ones, setenv.sh, the gate jar, rubis.war with its
+ * MariaDB context, node.jsp, the test keystore where the image's would be). Its live scrape is the reference for
+ * the dashboard's metric names.
  */
 class DeployedTomcatTest {
 
+    private static final String DATABASE = "deploytests_rubis";
+
     private static TomcatServer tomcat;
     private static TestKeystore keystore;
+    private static Path datagen;
 
     @BeforeAll
-    static void startTheComposeTomcatConfiguration() throws IOException {
+    static void loadRubisAndStartTheImagesTomcatConfiguration() throws IOException {
         TomcatDistribution distribution = TomcatDistribution.fromBuild();
+        Path artifacts = distribution.home().getParent().resolve("artifacts");
+        datagen = BuiltArtifact.RUBIS_DATAGEN.copyInto(artifacts);
+        Command fresh = Command.run("mariadb", "-uroot", "-h127.0.0.1", "-P3306", "-e",
+                "DROP DATABASE IF EXISTS " + DATABASE + "; CREATE DATABASE " + DATABASE);
+        assertTrue(fresh.succeeded(), () -> "MariaDB on 127.0.0.1:3306 (bin/prerequisites starts it): " + fresh);
+        Command load = loadRubis();
+        assertTrue(load.succeeded() && load.output().contains("load-rubis: loading RUBiS"), load::toString);
+
         keystore = TestKeystore.create(distribution.home().getParent().resolve("keystores"));
         ServerXml deployed = ServerXml.load();
         // these connectors only reserve two free ports; the committed server.xml replaces the one written for them
@@ -42,10 +57,17 @@ class DeployedTomcatTest {
                 .name("deployed")
                 .connector(ConnectorSpec.http("plain"))
                 .connector(ConnectorSpec.https("tls", keystore))
-                .lib(GateJar.completeCopy(distribution.home().getParent().resolve("gate-jar")))
+                .lib(BuiltArtifact.GATE_JAR.copyInto(artifacts))
+                .webapp(BuiltArtifact.RUBIS_WAR.copyInto(artifacts))
+                .file("conf/Catalina/localhost/rubis.xml", Repository.read("rubis-app/target/rubis-mariadb.xml"))
+                .file("bin/setenv.sh", Repository.read("deploy/tomcat/setenv.sh"))
                 .file("webapps/ROOT/node.jsp", Repository.read("deploy/tomcat/node.jsp"))
                 .catalinaOpt("-Xmx256m")
                 .catalinaOpt("-Dtlsadmit.node=deployed")
+                // what compose's environment gives setenv.sh, pointed at the local database
+                .catalinaOpt("-Drubis.jdbc.url=jdbc:mariadb://127.0.0.1:3306/" + DATABASE)
+                .catalinaOpt("-Drubis.jdbc.user=root")
+                .catalinaOpt("-Drubis.jdbc.password=")
                 .build();
         String serverXml = Repository.read(ServerXml.PATH)
                 .replace(portAttribute(deployed.plainConnector().getAttribute("port")),
@@ -64,6 +86,26 @@ class DeployedTomcatTest {
         if (tomcat != null) {
             tomcat.close();
         }
+        Command.run("mariadb", "-uroot", "-h127.0.0.1", "-P3306", "-e", "DROP DATABASE IF EXISTS " + DATABASE);
+    }
+
+    @Test
+    void loaderLeavesALoadedDatabaseAloneSoTheStackCanRestart() {
+        Command again = loadRubis();
+        assertTrue(again.succeeded(), again::toString);
+        assertTrue(again.output().contains("already holds 1000 users; nothing to load"), again::toString);
+    }
+
+    @Test
+    void composeHealthcheckSeesRubisUpOnThePlainConnector() {
+        List<?> test = (List<?>) ComposeFile.map(ComposeFile.load().service("tomcat"), "healthcheck").get("test");
+        assertEquals(List.of("CMD", "bash", "-c"), test.subList(0, 3));
+        String script = test.get(3).toString();
+        int plainPort = Integer.parseInt(ServerXml.load().plainConnector().getAttribute("port"));
+        assertTrue(script.contains("/dev/tcp/127.0.0.1/" + plainPort + " "), script);
+        Command check = Command.run("bash", "-c", script.replace("/dev/tcp/127.0.0.1/" + plainPort + " ",
+                "/dev/tcp/127.0.0.1/" + tomcat.port("plain") + " "));
+        assertTrue(check.succeeded(), check::toString);
     }
 
     @Test
@@ -73,6 +115,13 @@ class DeployedTomcatTest {
         assertTrue(result.output().contains("node=deployed\n"), result::output);
         assertTrue(result.output().contains("verdict=NEW\n"), result::output);
         assertTrue(result.output().contains("handshake=FULL\n"), result::output);
+    }
+
+    @Test
+    void rubisAnswersOverTheGatedConnector() {
+        OpenSslClient.Result result = OpenSslClient.to(tomcat.port("tls"), keystore).path("/rubis/health").run();
+        assertEquals(200, result.httpStatus(), result::output);
+        assertTrue(result.output().contains("status: UP"), result::output);
     }
 
     @Test
@@ -91,6 +140,17 @@ class DeployedTomcatTest {
         missing.removeAll(exported);
         assertTrue(missing.isEmpty(), () -> "the dashboard queries metrics the valve does not export: " + missing
                 + "\nexported: " + exported);
+    }
+
+    private static Command loadRubis() {
+        return Command.run(Map.of(
+                        "RUBIS_DB_HOST", "127.0.0.1",
+                        "RUBIS_DB_NAME", DATABASE,
+                        "RUBIS_DB_USER", "root",
+                        "RUBIS_DB_PASSWORD", "",
+                        "RUBIS_SCALE", "0.001",
+                        "RUBIS_DATAGEN_JAR", datagen.toString()),
+                Repository.file("deploy/rubis-data/load-rubis.sh").toString());
     }
 
     private static Set<String> sampleNames(String exposition) {

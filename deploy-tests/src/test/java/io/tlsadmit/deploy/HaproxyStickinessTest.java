@@ -65,6 +65,7 @@ class HaproxyStickinessTest {
                     .catalinaOpt("-Xmx192m")
                     .catalinaOpt("-XX:TieredStopAtLevel=1")
                     .catalinaOpt("-Dtlsadmit.node=" + node)
+                    .catalinaOpt(replicaOptions(node))
                     .build();
             nodes.put(node, server);
             starting.add(CompletableFuture.supplyAsync(server::start));
@@ -105,17 +106,19 @@ class HaproxyStickinessTest {
 
     @Test
     void tls12ResumptionLandsOnTheIssuingNodeEvenFromAnAddressHashedToTheOther() {
-        for (String[] route : new String[][] {{fromA, fromB, "tomcat-a"}, {fromB, fromA, "tomcat-b"}}) {
-            Path session = sessions.resolve("tls12-" + route[2]);
-            OpenSslClient.Result first = tls12(route[0]).saveSession(session).run();
-            assertTrue(first.fullHandshake(), first::output);
-            assertEquals(route[2], node(first));
+        for (boolean clientOffersTickets : new boolean[] {false, true}) {
+            for (String[] route : new String[][] {{fromA, fromB, "tomcat-a"}, {fromB, fromA, "tomcat-b"}}) {
+                Path session = sessions.resolve("tls12-" + route[2] + "-" + clientOffersTickets);
+                OpenSslClient.Result first = tls12(route[0], clientOffersTickets).saveSession(session).run();
+                assertTrue(first.fullHandshake(), first::output);
+                assertEquals(route[2], node(first));
 
-            for (int i = 0; i < 3; i++) {
-                OpenSslClient.Result resumed = tls12(route[1]).resume(session).run();
-                assertTrue(resumed.reused(), () -> "not resumed from " + route[1] + ":\n" + resumed.output()
-                        + "\nhaproxy:\n" + haproxyLogText());
-                assertEquals(route[2], node(resumed), "resumption from " + route[1] + " left the issuing node");
+                for (int i = 0; i < 3; i++) {
+                    OpenSslClient.Result resumed = tls12(route[1], clientOffersTickets).resume(session).run();
+                    assertTrue(resumed.reused(), () -> "not resumed from " + route[1] + ":\n" + resumed.output()
+                            + "\nhaproxy:\n" + haproxyLogText());
+                    assertEquals(route[2], node(resumed), "resumption from " + route[1] + " left the issuing node");
+                }
             }
         }
     }
@@ -140,7 +143,18 @@ class HaproxyStickinessTest {
     }
 
     private static OpenSslClient tls12(String source) {
-        return client(source).tls12().noTicket();
+        return tls12(source, false);
+    }
+
+    /** A TLS 1.2 client; one that offers tickets still resumes by session id, as the replicas issue none. */
+    private static OpenSslClient tls12(String source, boolean offersTickets) {
+        OpenSslClient client = client(source).tls12();
+        return offersTickets ? client : client.noTicket();
+    }
+
+    /** The JVM options docker-compose.yml gives this replica (they turn TLS 1.2 tickets off). */
+    private static String replicaOptions(String node) {
+        return ComposeFile.map(ComposeFile.load().service(node), "environment").get("CATALINA_OPTS").toString();
     }
 
     private static OpenSslClient client(String source) {
