@@ -191,6 +191,29 @@ class GateIT {
         assertFalse(log.contains("SEVERE"), log);
     }
 
+    @Test
+    void aHelloThatArrivesInPiecesIsBufferedUntilItIsComplete() throws Exception {
+        budget(1000, 1000);
+        byte[] hello = Files.readAllBytes(Path.of(System.getProperty("tlsadmit.root"),
+                "testdata/clienthello/chromium-server13-1-new.bin"));
+        long admitted = gate.getNewAdmitted();
+        try (Socket socket = new Socket()) {
+            socket.setTcpNoDelay(true);
+            socket.connect(new InetSocketAddress("127.0.0.1", gatePort), 2000);
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            for (int from = 0; from < hello.length; from += 700) {
+                out.write(hello, from, Math.min(700, hello.length - from));
+                out.flush();
+                Thread.sleep(200);
+            }
+            byte[] record = socket.getInputStream().readNBytes(6);
+            assertEquals("160303", HexFormat.of().formatHex(record, 0, 3), "a TLS handshake record comes back");
+            assertEquals(2, record[5], "and it is the ServerHello");
+        }
+        assertEquals(admitted + 1, gate.getNewAdmitted());
+    }
+
     private static void assertClosedAfterSending(byte[] bytes) throws IOException {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", gatePort), 2000);
