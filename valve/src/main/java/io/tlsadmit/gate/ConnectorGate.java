@@ -2,6 +2,7 @@ package io.tlsadmit.gate;
 
 import io.tlsadmit.admission.HandshakeBudget;
 import io.tlsadmit.admission.HandshakeKind;
+import io.tlsadmit.admission.control.AdmissionController;
 import io.tlsadmit.classifier.ClientHelloClassifier;
 import io.tlsadmit.classifier.ServerPolicy;
 import io.tlsadmit.classifier.Verdict;
@@ -73,6 +74,10 @@ public final class ConnectorGate {
 
     private Decision decide(Verdict verdict, long acceptNanos, long nowNanos) {
         counters.classified(Math.max(0, nowNanos - acceptNanos));
+        if (budget instanceof AdmissionController adaptive && verdict.isHandshake()) {
+            // Demand counts every arrival, admitted or not: it is what cpusRequested is computed from.
+            adaptive.recordArrival(verdict.isResumption() ? HandshakeKind.RESUMED : HandshakeKind.FULL);
+        }
         Decision decision;
         if (verdict.isResumption()) {
             decision = Decision.ADMITTED;
@@ -83,6 +88,16 @@ public final class ConnectorGate {
         }
         counters.connection(verdict, decision);
         return decision;
+    }
+
+    /**
+     * A worker thread starts on this connection's handshake for the first time: the time since
+     * accept is how long new connections queue, which the adaptive budget's feedback guard watches.
+     */
+    public void handshakeStarted(ConnectionAdmission connection, long nowNanos) {
+        if (budget instanceof AdmissionController adaptive && connection.acceptNanos() != 0) {
+            adaptive.recordQueueDelay(nowNanos - connection.acceptNanos());
+        }
     }
 
     /** The client went away, or ran out of time, before its ClientHello was complete. */

@@ -2,7 +2,10 @@ package io.tlsadmit.gate;
 
 import io.tlsadmit.admission.HandshakeBudget;
 import io.tlsadmit.admission.StaticBudget;
+import io.tlsadmit.gate.adaptive.AdaptiveSettings;
 import java.util.Locale;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
 
 /**
  * The connector attributes of the gate as the user wrote them, checked together at connector init so
@@ -15,9 +18,11 @@ public final class GateSettings {
     public static final String BURST = StaticBudget.BURST_ATTRIBUTE;
     public static final String NATIVE_PEEK = "nativePeek";
 
-    private String budget = "static";
-    private String maxFullHandshakesPerSecond = "100";
-    private String fullHandshakeBurst = "20";
+    private String budget = "adaptive";
+    /** null = the budget's own default: static 100/s burst 20; adaptive no cap worth the name, burst automatic. */
+    private String maxFullHandshakesPerSecond;
+    private String fullHandshakeBurst;
+    private final AdaptiveSettings adaptive = new AdaptiveSettings();
     private String refuseAction = "close";
     private String nativePeek = "true";
 
@@ -77,13 +82,29 @@ public final class GateSettings {
         return RefuseAction.parse(refuseAction);
     }
 
-    /** A new budget as configured. @throws IllegalArgumentException naming the offending attribute */
+    /** The attributes only {@code budget="adaptive"} reads. */
+    public AdaptiveSettings adaptive() {
+        return adaptive;
+    }
+
+    /**
+     * A new budget as configured: static, or adaptive (an {@code AdmissionController} that the
+     * connector must tick). @throws IllegalArgumentException naming the offending attribute
+     */
     public HandshakeBudget newBudget() {
         String kind = budget == null ? "" : budget.trim().toLowerCase(Locale.ROOT);
-        if (!kind.equals("static")) {
-            throw new IllegalArgumentException(BUDGET + " must be \"static\", was \"" + budget + "\"");
+        switch (kind) {
+            case "static":
+                return new StaticBudget(parseRate(maxFullHandshakesPerSecond == null ? "100" : maxFullHandshakesPerSecond),
+                        parseBurst(fullHandshakeBurst == null ? "20" : fullHandshakeBurst));
+            case "adaptive":
+                return adaptive.newController(
+                        maxFullHandshakesPerSecond == null ? OptionalDouble.empty()
+                                : OptionalDouble.of(parseRate(maxFullHandshakesPerSecond)),
+                        fullHandshakeBurst == null ? OptionalLong.empty() : OptionalLong.of(parseBurst(fullHandshakeBurst)));
+            default:
+                throw new IllegalArgumentException(BUDGET + " must be \"adaptive\" or \"static\", was \"" + budget + "\"");
         }
-        return new StaticBudget(parseRate(maxFullHandshakesPerSecond), parseBurst(fullHandshakeBurst));
     }
 
     static double parseRate(String value) {

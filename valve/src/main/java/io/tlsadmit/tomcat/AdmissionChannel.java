@@ -8,6 +8,7 @@ import io.tlsadmit.gate.Decision;
 import io.tlsadmit.gate.LateGate;
 import io.tlsadmit.gate.RefuseAction;
 import io.tlsadmit.gate.ServerHelloObserver;
+import io.tlsadmit.tomcat.worker.WorkClass;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -42,6 +43,7 @@ final class AdmissionChannel extends SecureNioChannel {
     private final ClientHello hello = new ClientHello();
     private final ServerHelloObserver serverHello = new ServerHelloObserver();
     private final byte[] sessionId = new byte[32];
+    private boolean handshakeStarted;
 
     AdmissionChannel(SocketBufferHandler bufHandler, AdmissionNioEndpoint endpoint, ConnectorGate gate) {
         super(bufHandler, endpoint);
@@ -59,6 +61,7 @@ final class AdmissionChannel extends SecureNioChannel {
         super.reset(channel, socketWrapper);
         admission.reset(channel == null ? 0 : System.nanoTime());
         serverHello.reset();
+        handshakeStarted = false;
         if (channel != null && endpoint.acceptedVerdict() != null) {
             admission.admittedOnAccept(endpoint.acceptedVerdict(), endpoint.acceptedNanos());
         }
@@ -145,6 +148,10 @@ final class AdmissionChannel extends SecureNioChannel {
         if (handshakeComplete) {
             return 0;
         }
+        if (!handshakeStarted) {
+            handshakeStarted = true;
+            gate.handshakeStarted(admission, System.nanoTime());
+        }
         long cpuStart = CPU_TIME ? THREADS.getCurrentThreadCpuTime() : 0;
         int result;
         LateGate.enter(admission);
@@ -170,6 +177,23 @@ final class AdmissionChannel extends SecureNioChannel {
             serverHello.onServerRecords(netOutBuffer, 0, netOutBuffer.limit());
         }
         return result;
+    }
+
+    /**
+     * How much work the next event of this connection is, for the worker queue: read by the poller
+     * when it dispatches, written by the worker that last ran the connection (a hint; a stale answer
+     * only misorders one task).
+     */
+    WorkClass workClass() {
+        if (handshakeComplete) {
+            return WorkClass.SHORT;
+        }
+        Verdict verdict = admission.verdict();
+        if (verdict == null) {
+            return WorkClass.UNCLASSIFIED;
+        }
+        return verdict.isResumption() && !admission.isFullHandshakeCharged() ? WorkClass.SHORT
+                : WorkClass.NEW_FULL_HANDSHAKE;
     }
 
     @Override

@@ -7,6 +7,10 @@ import io.tlsadmit.gate.ConnectorGate;
 import io.tlsadmit.gate.Decision;
 import io.tlsadmit.gate.RefuseAction;
 import io.tlsadmit.peek.NativePeek;
+import io.tlsadmit.tomcat.worker.RankedWork;
+import io.tlsadmit.tomcat.worker.ShortestWorkFirstExecutor;
+import io.tlsadmit.tomcat.worker.ShortestWorkFirstQueue;
+import io.tlsadmit.tomcat.worker.WorkClass;
 import java.io.IOException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
@@ -19,7 +23,11 @@ import org.apache.tomcat.util.net.SSLContext;
 import org.apache.tomcat.util.net.SSLHostConfig;
 import org.apache.tomcat.util.net.SSLHostConfigCertificate;
 import org.apache.tomcat.util.net.SocketBufferHandler;
+import org.apache.tomcat.util.net.SocketEvent;
+import org.apache.tomcat.util.net.SocketProcessorBase;
+import org.apache.tomcat.util.net.SocketWrapperBase;
 import org.apache.tomcat.util.net.jsse.JSSEImplementation;
+import org.apache.tomcat.util.threads.TaskThreadFactory;
 
 /**
  * Tomcat's NIO endpoint with gated TLS channels. When native-peek is available the acceptor already
@@ -40,6 +48,7 @@ public class AdmissionNioEndpoint extends NioEndpoint {
     private volatile int maxHelloBuffer = HELLO_BUFFER_FACTOR * (ServerPolicy.DEFAULT.maxHelloLength() + 9);
     private volatile boolean nativePeek = true;
     private volatile boolean peekOnAccept;
+    private volatile boolean shortestWorkFirst = true;
 
     // Acceptor thread only: setSocketOptions() hands its verdict to the channel's reset(), which
     // Tomcat calls synchronously from it on the same thread.
@@ -62,6 +71,60 @@ public class AdmissionNioEndpoint extends NioEndpoint {
             return new AdmissionChannel(buffer, this, current);
         }
         return super.createChannel(buffer);
+    }
+
+    void shortestWorkFirst(boolean enabled) {
+        this.shortestWorkFirst = enabled;
+    }
+
+    /**
+     * Tomcat's own worker pool, but busy workers take short work (established connections,
+     * resumptions) before new full handshakes. Not with virtual threads or a shared {@code executor}.
+     */
+    @Override
+    public void createExecutor() {
+        if (!shortestWorkFirst || getUseVirtualThreads()) {
+            super.createExecutor();
+            return;
+        }
+        ShortestWorkFirstQueue queue = new ShortestWorkFirstQueue(getMaxQueueSize());
+        setExecutor(new ShortestWorkFirstExecutor(getMinSpareThreads(), getMaxThreads(), getThreadsMaxIdleTime(), queue,
+                new TaskThreadFactory(getName() + "-exec-", getDaemon(), getThreadPriority())));
+        internalExecutor = true; // ours to size and stop, like the pool Tomcat would have made
+    }
+
+    @Override
+    public void shutdownExecutor() {
+        if (internalExecutor && getExecutor() instanceof ShortestWorkFirstExecutor pool) {
+            setExecutor(null);
+            if (!pool.shutdownAndWait(getExecutorTerminationTimeoutMillis())) {
+                getLog().warn("tlsadmit: worker threads of " + getName() + " still running after "
+                        + getExecutorTerminationTimeoutMillis() + " ms");
+            }
+            return;
+        }
+        super.shutdownExecutor();
+    }
+
+    @Override
+    protected SocketProcessorBase<NioChannel> createSocketProcessor(SocketWrapperBase<NioChannel> socketWrapper,
+            SocketEvent event) {
+        return new RankedSocketProcessor(socketWrapper, event);
+    }
+
+    /** Tomcat's processor, ranked by the channel's state when it is queued. */
+    private final class RankedSocketProcessor extends SocketProcessor implements RankedWork {
+
+        RankedSocketProcessor(SocketWrapperBase<NioChannel> socketWrapper, SocketEvent event) {
+            super(socketWrapper, event);
+        }
+
+        @Override
+        public WorkClass workClass() {
+            SocketWrapperBase<NioChannel> wrapper = socketWrapper;
+            NioChannel channel = wrapper == null ? null : wrapper.getSocket();
+            return channel instanceof AdmissionChannel gated ? gated.workClass() : WorkClass.SHORT;
+        }
     }
 
     void nativePeek(boolean enabled) {

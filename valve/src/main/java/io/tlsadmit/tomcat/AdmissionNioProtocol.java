@@ -1,7 +1,10 @@
 package io.tlsadmit.tomcat;
 
+import io.tlsadmit.admission.control.AdmissionController;
+import io.tlsadmit.admission.control.ControlLoop;
 import io.tlsadmit.gate.ConnectorGate;
 import io.tlsadmit.gate.GateSettings;
+import io.tlsadmit.gate.adaptive.AdaptiveSettings;
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
 import javax.management.JMException;
@@ -27,6 +30,10 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
     private volatile ConnectorGate gate;
     private volatile String initFailure;
     private ObjectName mbeanName;
+    private ObjectName adaptiveMBeanName;
+    private String shortestWorkFirst = "true";
+    /** Ticks an adaptive budget while the connector runs; null when stopped or static. */
+    private ControlLoop controlLoop;
 
     public AdmissionNioProtocol() {
         super(new AdmissionNioEndpoint());
@@ -74,6 +81,75 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         settings.setNativePeek(nativePeek);
     }
 
+    // ---- budget="adaptive" (valve/README.md) --------------------------------------------------
+
+    public String getCpus() {
+        return settings.adaptive().getCpus();
+    }
+
+    public void setCpus(String cpus) {
+        settings.adaptive().setCpus(cpus);
+    }
+
+    public String getTargetUtilization() {
+        return settings.adaptive().getTargetUtilization();
+    }
+
+    public void setTargetUtilization(String utilization) {
+        settings.adaptive().setTargetUtilization(utilization);
+    }
+
+    public String getControlPeriod() {
+        return settings.adaptive().getControlPeriod();
+    }
+
+    public void setControlPeriod(String millis) {
+        settings.adaptive().setControlPeriod(millis);
+    }
+
+    public String getMinFullHandshakesPerSecond() {
+        return settings.adaptive().getMinFullHandshakesPerSecond();
+    }
+
+    public void setMinFullHandshakesPerSecond(String rate) {
+        settings.adaptive().setMinFullHandshakesPerSecond(rate);
+    }
+
+    public String getQueueDelayTarget() {
+        return settings.adaptive().getQueueDelayTarget();
+    }
+
+    public void setQueueDelayTarget(String millis) {
+        settings.adaptive().setQueueDelayTarget(millis);
+    }
+
+    public String getInitialFullHandshakeCost() {
+        return settings.adaptive().getInitialFullHandshakeCost();
+    }
+
+    public void setInitialFullHandshakeCost(String micros) {
+        settings.adaptive().setInitialFullHandshakeCost(micros);
+    }
+
+    /** Busy workers take established connections and resumptions before new full handshakes. */
+    public String getShortestWorkFirst() {
+        return shortestWorkFirst;
+    }
+
+    public void setShortestWorkFirst(String enabled) {
+        this.shortestWorkFirst = enabled;
+    }
+
+    private boolean shortestWorkFirstValue() {
+        String value = shortestWorkFirst == null ? "" : shortestWorkFirst.trim().toLowerCase(Locale.ROOT);
+        return switch (value) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException("shortestWorkFirst must be \"true\" or \"false\", was \""
+                    + shortestWorkFirst + "\"");
+        };
+    }
+
     /** Why {@link #init()} refused the configuration; {@code null} if it did not. */
     public String initFailure() {
         return initFailure;
@@ -93,9 +169,11 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         }
         ConnectorGate created;
         boolean nativePeek;
+        boolean workerPriority;
         try {
             created = new ConnectorGate(unquotedName(), settings.newBudget(), settings.refuseActionValue());
             nativePeek = settings.nativePeekValue();
+            workerPriority = shortestWorkFirstValue();
         } catch (IllegalArgumentException e) {
             // Tomcat logs this and leaves the connector failed; the valve then stops the start.
             initFailure = "tlsadmit: invalid connector attribute on " + getName() + ": " + e.getMessage();
@@ -105,8 +183,16 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         AdmissionNioEndpoint endpoint = (AdmissionNioEndpoint) getEndpoint();
         endpoint.gate(created);
         endpoint.nativePeek(nativePeek);
+        endpoint.shortestWorkFirst(workerPriority);
         super.init();
         registerMBean(created);
+        if (created.budget() instanceof AdmissionController adaptive) {
+            adaptiveMBeanName = register("AdaptiveBudget", new AdaptiveBudget(unquotedName(), adaptive));
+            log.info("tlsadmit: adaptive budget on " + getName() + ": " + adaptive.cpusAllocated() + " CPUs ("
+                    + adaptive.allocation().lastReading().source() + ", affinity from " + AdaptiveSettings.affinitySource()
+                    + "), targetUtilization " + adaptive.getTargetUtilization() + ", controlPeriod "
+                    + adaptive.getControlPeriod() + " ms, cap " + adaptive.getMaxFullHandshakesPerSecond() + "/s");
+        }
         log.info("tlsadmit: " + created + (isLateGated() ? ", late gate on" : ", late gate off (sslImplementationName="
                 + getSslImplementationName() + ")") + ", " + endpoint.nativePeekStatus());
     }
@@ -130,8 +216,56 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         }
     }
 
+    private ObjectName register(String type, Object mbean) {
+        try {
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            ObjectName name = new ObjectName(JMX_DOMAIN + ":type=" + type + ",connector=" + getName());
+            if (server.isRegistered(name)) {
+                server.unregisterMBean(name);
+            }
+            server.registerMBean(mbean, name);
+            return name;
+        } catch (JMException e) {
+            log.warn("tlsadmit: cannot register the " + type + " MBean of " + getName() + ": " + e.getMessage());
+            return null;
+        }
+    }
+
+    @Override
+    public void start() throws Exception {
+        super.start();
+        ConnectorGate current = gate;
+        if (controlLoop == null && current != null && current.budget() instanceof AdmissionController adaptive) {
+            controlLoop = new ControlLoop(adaptive);
+            controlLoop.start();
+        }
+    }
+
+    @Override
+    public void stop() throws Exception {
+        stopControlLoop();
+        super.stop();
+    }
+
+    /** The budget keeps its last rate while the connector is stopped; a restart ticks again. */
+    private void stopControlLoop() {
+        if (controlLoop != null) {
+            controlLoop.close();
+            controlLoop = null;
+        }
+    }
+
     @Override
     public void destroy() throws Exception {
+        stopControlLoop();
+        if (adaptiveMBeanName != null) {
+            try {
+                ManagementFactory.getPlatformMBeanServer().unregisterMBean(adaptiveMBeanName);
+            } catch (JMException e) {
+                log.debug("tlsadmit: adaptive budget MBean already gone", e);
+            }
+            adaptiveMBeanName = null;
+        }
         try {
             super.destroy();
         } finally {

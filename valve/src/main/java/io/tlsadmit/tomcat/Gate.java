@@ -2,6 +2,7 @@ package io.tlsadmit.tomcat;
 
 import io.tlsadmit.admission.HandshakeKind;
 import io.tlsadmit.admission.StaticBudget;
+import io.tlsadmit.admission.control.AdmissionController;
 import io.tlsadmit.classifier.Verdict;
 import io.tlsadmit.gate.ConnectorGate;
 import io.tlsadmit.gate.Decision;
@@ -52,16 +53,27 @@ final class Gate implements GateMXBean {
 
     @Override
     public void setMaxFullHandshakesPerSecond(double rate) {
+        if (gate.budget() instanceof AdmissionController adaptive) {
+            adaptive.setMaxFullHandshakesPerSecond(rate); // the cap: an operator's limit during an incident
+            return;
+        }
         staticBudget().setFullHandshakesPerSecond(rate);
     }
 
     @Override
     public long getFullHandshakeBurst() {
+        if (gate.budget() instanceof AdmissionController adaptive) {
+            return adaptive.getFullHandshakeBurst();
+        }
         return gate.budget() instanceof StaticBudget budget ? budget.burst() : -1;
     }
 
     @Override
     public void setFullHandshakeBurst(long burst) {
+        if (gate.budget() instanceof AdmissionController adaptive) {
+            adaptive.setFullHandshakeBurst(burst);
+            return;
+        }
         staticBudget().setBurst(burst);
     }
 

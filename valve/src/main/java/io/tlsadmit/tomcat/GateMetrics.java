@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tlsadmit.admission.HandshakeKind;
 import io.tlsadmit.admission.StaticBudget;
+import io.tlsadmit.admission.control.AdmissionController;
 import io.tlsadmit.classifier.TlsVersion;
 import io.tlsadmit.classifier.Verdict;
 import io.tlsadmit.gate.ConnectorGate;
@@ -66,6 +67,7 @@ final class GateMetrics {
                         g -> (long) sum(g, gate -> gate.counters().classifications()),
                         g -> sum(g, gate -> gate.counters().classificationNanos()), TimeUnit.NANOSECONDS)
                 .description("Time from accept to the gate's decision on the ClientHello").register(registry);
+        AdaptiveMetrics.bind(registry, gates);
     }
 
     private static boolean canHappen(Verdict verdict, Decision decision) {
@@ -76,6 +78,9 @@ final class GateMetrics {
     }
 
     private static double refilledTokens(ConnectorGate gate) {
+        if (gate.budget() instanceof AdmissionController adaptive) {
+            return adaptive.bucket().refilledTokens();
+        }
         return gate.budget() instanceof StaticBudget budget ? budget.bucket().refilledTokens() : 0;
     }
 

@@ -38,6 +38,8 @@ public class TlsAdmissionValve extends ValveBase {
     private String metricsPath = "/tlsadmit/metrics";
     private String metricsAllow = "127\\.\\d+\\.\\d+\\.\\d+|::1|0:0:0:0:0:0:0:1";
     private volatile Pattern metricsAllowPattern;
+    private String newSessionPolicy = "on";
+    private volatile boolean refuseNewSessions;
     private volatile PrometheusMeterRegistry registry;
     /** Micrometer holds the objects behind function meters weakly: this keeps them alive. */
     private volatile List<ConnectorGate> gates = List.of();
@@ -52,6 +54,15 @@ public class TlsAdmissionValve extends ValveBase {
 
     public void setMetricsPath(String metricsPath) {
         this.metricsPath = metricsPath;
+    }
+
+    /** {@code on} (default): while the budget is exhausted, requests that would start a new HTTP session get 503. */
+    public String getNewSessionPolicy() {
+        return newSessionPolicy;
+    }
+
+    public void setNewSessionPolicy(String policy) {
+        this.newSessionPolicy = policy;
     }
 
     public String getMetricsAllow() {
@@ -77,6 +88,11 @@ public class TlsAdmissionValve extends ValveBase {
         } catch (PatternSyntaxException | NullPointerException e) {
             throw new LifecycleException("tlsadmit: valve attribute metricsAllow must be a regular expression over the"
                     + " remote address, was \"" + metricsAllow + "\"");
+        }
+        try {
+            refuseNewSessions = NewSessionAdmission.parse(newSessionPolicy);
+        } catch (IllegalArgumentException e) {
+            throw new LifecycleException("tlsadmit: valve attribute " + e.getMessage());
         }
         List<ConnectorGate> found = findGates();
         PrometheusMeterRegistry created = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -149,6 +165,9 @@ public class TlsAdmissionValve extends ValveBase {
             if (c.handshake() != null) {
                 request.setAttribute(HANDSHAKE_ATTRIBUTE, c.handshake());
             }
+        }
+        if (refuseNewSessions && NewSessionAdmission.refuse(request, response)) {
+            return;
         }
         getNext().invoke(request, response);
     }

@@ -21,7 +21,8 @@ class GateSettingsTest {
     }
 
     @Test
-    void defaultsMakeAStaticBudgetThatClosesRefusedConnections() {
+    void staticDefaultsAreHundredPerSecondWithBurstTwenty() {
+        settings.setBudget("static");
         HandshakeBudget budget = settings.newBudget();
         assertEquals(100, budget.fullHandshakesPerSecond());
         assertEquals(20, ((StaticBudget) budget).burst());
@@ -30,6 +31,7 @@ class GateSettingsTest {
 
     @Test
     void fractionalAndZeroRatesAreValid() {
+        settings.setBudget("static");
         settings.setMaxFullHandshakesPerSecond("0.5");
         assertEquals(0.5, settings.newBudget().fullHandshakesPerSecond());
         settings.setMaxFullHandshakesPerSecond(" 0 ");
@@ -50,7 +52,7 @@ class GateSettingsTest {
         settings.setFullHandshakeBurst("-3");
         assertRejected("fullHandshakeBurst");
         settings.setFullHandshakeBurst("3");
-        settings.setBudget("adaptive");
+        settings.setBudget("dynamic");
         assertRejected("budget");
         settings.setBudget("Static");
         settings.setRefuseAction("drop");

@@ -48,10 +48,14 @@ final class GatedTomcat {
         return TestKeystore.create(distribution.home().getParent().resolve("keystores"));
     }
 
-    /** A TLS connector with the gate, TLS 1.2 and 1.3, and a short connectionTimeout for the silent-client test. */
+    /**
+     * A TLS connector with the gate and a static budget (these tests count exact rates), TLS 1.2 and
+     * 1.3, and a short connectionTimeout for the silent-client test.
+     */
     static ConnectorSpec gated(String name, TestKeystore keystore, String rate, String burst) {
         return ConnectorSpec.https(name, keystore)
                 .protocol(PROTOCOL)
+                .attribute("budget", "static")
                 .attribute("maxFullHandshakesPerSecond", rate)
                 .attribute("fullHandshakeBurst", burst)
                 .attribute("connectionTimeout", "2000")

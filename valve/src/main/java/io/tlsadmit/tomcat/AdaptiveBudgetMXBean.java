@@ -1,0 +1,57 @@
+package io.tlsadmit.tomcat;
+
+/**
+ * The adaptive budget of one connector in JMX ({@code io.tlsadmit:type=AdaptiveBudget,connector="..."}):
+ * what it computed, and the knobs an operator or an external CPU manager may turn at runtime. The
+ * pair {@code cpusRequested}/{@code cpusAssigned} is the 2005 paper's interface to a CPU manager.
+ */
+public interface AdaptiveBudgetMXBean {
+
+    String getConnector();
+
+    /** CPUs this JVM may use as of the last control period (cgroup quota, affinity, override, assignment). */
+    double getCpusAllocated();
+
+    /** Which source set {@link #getCpusAllocated()}: OVERRIDE, CGROUP_V2, CGROUP_V1, AFFINITY or ASSIGNED. */
+    String getCpuSource();
+
+    /** CPUs the current arrivals (admitted or not) would need at the target utilization. */
+    double getCpusRequested();
+
+    /** The share an external CPU manager grants; 0 = none. Can only narrow the detected allocation. */
+    double getCpusAssigned();
+
+    /** @throws IllegalArgumentException for a negative value */
+    void setCpusAssigned(double cpus);
+
+    /** The rate of new full handshakes the budget serves now. */
+    double getFullHandshakesPerSecond();
+
+    double getAvailableTokens();
+
+    long getBurst();
+
+    /** The smoothed CPU time of one full handshake the last period divided by, in microseconds. */
+    double getFullHandshakeCostMicros();
+
+    /** Whether that cost was measured (false: still {@code initialFullHandshakeCost}). */
+    boolean isFullHandshakeCostMeasured();
+
+    /** The feedback guard's multiplier: 1 while new connections do not queue. */
+    double getGuardFactor();
+
+    double getTargetUtilization();
+
+    void setTargetUtilization(double utilization);
+
+    double getMinFullHandshakesPerSecond();
+
+    void setMinFullHandshakesPerSecond(double rate);
+
+    /** The cap; 0 refuses every new full handshake. */
+    double getMaxFullHandshakesPerSecond();
+
+    void setMaxFullHandshakesPerSecond(double rate);
+
+    long getControlPeriod();
+}

@@ -1,0 +1,83 @@
+package io.tlsadmit.gate.adaptive;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tlsadmit.admission.HandshakeBudget;
+import io.tlsadmit.admission.control.AdmissionController;
+import io.tlsadmit.gate.GateSettings;
+import java.util.function.BiConsumer;
+import org.junit.jupiter.api.Test;
+
+class AdaptiveSettingsTest {
+
+    private final GateSettings settings = new GateSettings();
+
+    private AdmissionController controller() {
+        return (AdmissionController) settings.newBudget();
+    }
+
+    @Test
+    void adaptiveIsTheDefaultBudgetWithTheControllersDefaults() {
+        HandshakeBudget budget = settings.newBudget();
+        AdmissionController controller = assertInstanceOf(AdmissionController.class, budget);
+        assertEquals(AdmissionController.DEFAULT_MAX_RATE, controller.getMaxFullHandshakesPerSecond());
+        assertEquals(0, controller.getFullHandshakeBurst(), "burst 0 = automatic");
+        assertEquals(AdmissionController.DEFAULT_TARGET_UTILIZATION, controller.getTargetUtilization());
+        assertEquals(AdmissionController.DEFAULT_CONTROL_PERIOD_MILLIS, controller.getControlPeriod());
+        assertTrue(controller.cpusAllocated() > 0);
+    }
+
+    @Test
+    void everyAttributeReachesTheController() {
+        settings.setMaxFullHandshakesPerSecond("50");
+        settings.setFullHandshakeBurst("7");
+        settings.adaptive().setCpus("1.5");
+        settings.adaptive().setTargetUtilization("0.5");
+        settings.adaptive().setControlPeriod("200");
+        settings.adaptive().setMinFullHandshakesPerSecond(" 2 ");
+        settings.adaptive().setQueueDelayTarget("20");
+        settings.adaptive().setInitialFullHandshakeCost("3000");
+        AdmissionController controller = controller();
+        assertEquals(50, controller.getMaxFullHandshakesPerSecond());
+        assertEquals(7, controller.getFullHandshakeBurst());
+        assertEquals(1.5, controller.getCpus());
+        assertEquals(0.5, controller.getTargetUtilization());
+        assertEquals(200, controller.getControlPeriod());
+        assertEquals(2, controller.getMinFullHandshakesPerSecond());
+        assertEquals(20, controller.getQueueDelayTarget());
+        assertEquals(3000, controller.getInitialFullHandshakeCost());
+        assertEquals(1.5, controller.allocation().refresh().cpus(), "cpus overrides detection");
+    }
+
+    @Test
+    void capZeroRefusesEveryNewHandshakeWhateverTheMinimum() {
+        settings.setMaxFullHandshakesPerSecond("0");
+        settings.adaptive().setMinFullHandshakesPerSecond("5");
+        AdmissionController controller = controller();
+        assertEquals(0, controller.fullHandshakesPerSecond());
+        assertFalse(controller.tryAcquireFull());
+    }
+
+    @Test
+    void badValuesAreRejectedNamingTheAttribute() {
+        assertRejected("cpus", AdaptiveSettings::setCpus, "two", "-1");
+        assertRejected("targetUtilization", AdaptiveSettings::setTargetUtilization, "high", "0", "1.5");
+        assertRejected("controlPeriod", AdaptiveSettings::setControlPeriod, "0.25", "5", "999999");
+        assertRejected("minFullHandshakesPerSecond", AdaptiveSettings::setMinFullHandshakesPerSecond, "-2", "x");
+        assertRejected("queueDelayTarget", AdaptiveSettings::setQueueDelayTarget, "50ms", "0");
+        assertRejected("initialFullHandshakeCost", AdaptiveSettings::setInitialFullHandshakeCost, "2 ms", "0");
+    }
+
+    private void assertRejected(String attribute, BiConsumer<AdaptiveSettings, String> setter, String... values) {
+        for (String value : values) {
+            GateSettings fresh = new GateSettings();
+            setter.accept(fresh.adaptive(), value);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, fresh::newBudget, value);
+            assertTrue(e.getMessage().startsWith(attribute + " "), e.getMessage());
+        }
+    }
+}
