@@ -170,6 +170,34 @@ class LivePeekTest {
     }
 
     @Test
+    void aNonBlockingChannelWaitsForTheRestOfTheHelloAllTheSame() throws Exception {
+        byte[] hello = RecordedHellos.all().get(0).bytes();
+        Future<?> client = clients.submit(() -> {
+            try (SocketChannel channel = SocketChannel.open(server.getLocalAddress())) {
+                channel.write(ByteBuffer.wrap(hello, 0, 7));
+                Thread.sleep(50);
+                channel.write(ByteBuffer.wrap(hello, 7, hello.length - 7));
+                channel.read(ByteBuffer.allocate(1));
+            }
+            return null;
+        });
+        try (SocketChannel accepted = server.accept()) {
+            accepted.configureBlocking(false);
+            Verdict verdict = NativePeek.peek(accepted, peekBuffer, ServerPolicy.DEFAULT, PEEK_TIMEOUT_MILLIS);
+            assertEquals(new ClientHelloClassifier(ServerPolicy.DEFAULT).classify(ByteBuffer.wrap(hello),
+                    new ClientHello()), verdict);
+            assertEquals(hello.length, peekBuffer.limit());
+            accepted.configureBlocking(true);
+            ByteBuffer read = ByteBuffer.allocate(hello.length);
+            while (read.hasRemaining() && accepted.read(read) >= 0) {
+                // the whole hello, from its first byte
+            }
+            assertArrayEquals(hello, read.array());
+        }
+        client.get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
     void aClientThatHangsUpMidHelloIsAnEndOfStream() throws Exception {
         byte[] hello = RecordedHellos.all().get(0).bytes();
         Future<?> client = clients.submit(() -> {
