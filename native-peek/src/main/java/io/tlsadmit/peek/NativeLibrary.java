@@ -2,9 +2,9 @@ package io.tlsadmit.peek;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Locale;
 
@@ -78,17 +78,12 @@ final class NativeLibrary {
     private static Outcome loadCopy(InputStream in, String resource) {
         Path copy;
         try {
-            copy = Files.createTempFile("tlsadmit_peek", ".so",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            copy = privateCopy(in);
         } catch (IOException | UnsupportedOperationException e) {
-            return Outcome.failed("cannot create a private temporary file for " + resource + ": " + e.getMessage());
+            return Outcome.failed("cannot extract " + resource + " to a private temporary file: " + e.getMessage());
         }
         try {
-            copy.toFile().deleteOnExit();
-            Files.copy(in, copy, StandardCopyOption.REPLACE_EXISTING);
             return loadFile(copy);
-        } catch (IOException e) {
-            return Outcome.failed("cannot extract " + resource + ": " + e.getMessage());
         } finally {
             // Once mapped the file is no longer needed: remove it now so nothing is left behind even if the
             // JVM dies without running its exit hooks.
@@ -97,6 +92,25 @@ final class NativeLibrary {
             } catch (IOException ignored) {
                 // deleteOnExit remains as the second chance
             }
+        }
+    }
+
+    /**
+     * Copies the library to a new temporary file readable by this user only (created with those permissions, so
+     * no other user can swap the code in between), deleted at exit at the latest.
+     */
+    static Path privateCopy(InputStream in) throws IOException {
+        Path copy = Files.createTempFile("tlsadmit_peek", ".so",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        copy.toFile().deleteOnExit();
+        // Written in place: Files.copy(REPLACE_EXISTING) would delete the file and create a new one with the
+        // default permissions.
+        try (OutputStream out = Files.newOutputStream(copy)) {
+            in.transferTo(out);
+            return copy;
+        } catch (IOException e) {
+            Files.deleteIfExists(copy);
+            throw e;
         }
     }
 

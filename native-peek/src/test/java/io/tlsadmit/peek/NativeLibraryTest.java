@@ -1,11 +1,15 @@
 package io.tlsadmit.peek;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +36,17 @@ class NativeLibraryTest {
                 "io/tlsadmit/peek/not-a-library/");
         assertFalse(outcome.loaded());
         assertTrue(outcome.reason().startsWith("cannot load"), outcome.reason());
+    }
+
+    @Test
+    void theLibraryIsExtractedToAFileOnlyItsOwnerCanTouch() throws Exception {
+        Path copy = NativeLibrary.privateCopy(new ByteArrayInputStream(new byte[] {0x7f, 'E', 'L', 'F'}));
+        try {
+            assertEquals(PosixFilePermissions.fromString("rwx------"), Files.getPosixFilePermissions(copy));
+            assertArrayEquals(new byte[] {0x7f, 'E', 'L', 'F'}, Files.readAllBytes(copy));
+        } finally {
+            Files.delete(copy);
+        }
     }
 
     @Test
