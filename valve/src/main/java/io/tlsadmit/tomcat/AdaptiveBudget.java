@@ -73,6 +73,12 @@ final class AdaptiveBudget implements AdaptiveBudgetMXBean {
     }
 
     @Override
+    public double getBusyCpus() {
+        ControlDecision decision = controller.lastDecision();
+        return decision == null ? 0 : decision.busyCpus();
+    }
+
+    @Override
     public double getGuardFactor() {
         ControlDecision decision = controller.lastDecision();
         return decision == null ? 1 : decision.guardFactor();

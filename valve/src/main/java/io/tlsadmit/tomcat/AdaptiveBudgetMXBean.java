@@ -37,6 +37,9 @@ public interface AdaptiveBudgetMXBean {
     /** Whether that cost was measured (false: still {@code initialFullHandshakeCost}). */
     boolean isFullHandshakeCostMeasured();
 
+    /** CPUs used by resumed handshakes and everything that is not a handshake (smoothed): what the model subtracts. */
+    double getBusyCpus();
+
     /** The feedback guard's multiplier: 1 while new connections do not queue. */
     double getGuardFactor();
 

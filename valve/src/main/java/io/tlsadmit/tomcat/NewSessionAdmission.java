@@ -15,6 +15,10 @@ import org.apache.catalina.connector.Response;
  * {@code Retry-After}, and every request of an existing session passes. The server is out of room
  * for new clients; a client that is already mid-session is the one whose work must not be lost.
  *
+ * <p>"Exhausted" means spent by demand: tokens below one at a rate above zero. A rate of 0 is an
+ * operator closing the gate to new TLS clients (or a static budget of 0); it says nothing about
+ * load, and clients that resume keep being served whatever their HTTP session.
+ *
  * <p>"Would start a new session" means: no requested session id, or one the context no longer
  * knows. Exempt are requests on a connection that itself paid for a new full handshake: the gate
  * admitted that client with a token moments ago, and refusing its first request would throw away
@@ -53,12 +57,13 @@ final class NewSessionAdmission {
             return false;
         }
         HandshakeBudget budget = gate.budget();
+        double rate = budget.fullHandshakesPerSecond();
         double tokens = budget.availableTokens();
-        if (tokens >= 1 || hasValidSession(request) || paidForFullHandshake(request)) {
+        if (tokens >= 1 || !(rate > 0) || hasValidSession(request) || paidForFullHandshake(request)) {
             return false;
         }
         response.setStatus(503);
-        response.setHeader("Retry-After", Long.toString(retryAfterSeconds(tokens, budget.fullHandshakesPerSecond())));
+        response.setHeader("Retry-After", Long.toString(retryAfterSeconds(tokens, rate)));
         response.setContentType("text/plain; charset=utf-8");
         try (Writer writer = response.getWriter()) {
             writer.write("The server is not taking new sessions right now; please retry later.\n");

@@ -1,0 +1,306 @@
+package io.tlsadmit.tomcat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.tlsadmit.testing.ConnectorSpec;
+import io.tlsadmit.testing.OpenSslClient;
+import io.tlsadmit.testing.PrometheusScrape;
+import io.tlsadmit.testing.TestKeystore;
+import io.tlsadmit.testing.TomcatDistribution;
+import io.tlsadmit.testing.TomcatServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import javax.management.JMX;
+import javax.management.ObjectName;
+import javax.net.ssl.SSLContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code budget="adaptive"}, the default, in the real Tomcat distribution: the budget follows the CPUs
+ * the process holds, handshake CPU is measured and exported, a cap of 0 still admits every
+ * resumption, and the valve turns away new HTTP sessions while the budget is exhausted.
+ */
+class AdaptiveBudgetIT {
+
+    private static final long CONTROL_PERIOD_MILLIS = 200;
+
+    private static TomcatServer tomcat;
+    private static TestKeystore keystore;
+    private static int adaptivePort;
+    private static int scenarioPort;
+    private static int closedPort;
+    private static int sessionsPort;
+    private static HttpClient metricsClient;
+
+    @TempDir
+    static Path sessions;
+
+    @BeforeAll
+    static void start() {
+        TomcatDistribution distribution = GatedTomcat.distribution();
+        keystore = GatedTomcat.keystore(distribution);
+        tomcat = GatedTomcat.base(distribution, "adaptive")
+                .connector(adaptive("adaptive"))
+                .connector(adaptive("scenario"))
+                .connector(adaptive("closed").attribute("maxFullHandshakesPerSecond", "0")
+                        .attribute("minFullHandshakesPerSecond", "5"))
+                .connector(adaptive("sessions"))
+                .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\"/>")
+                .build()
+                .start();
+        adaptivePort = tomcat.port("adaptive");
+        scenarioPort = tomcat.port("scenario");
+        closedPort = tomcat.port("closed");
+        sessionsPort = tomcat.port("sessions");
+        metricsClient = HttpClient.newBuilder().sslContext(keystore.clientContext("TLSv1.3"))
+                .connectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (tomcat != null) {
+            tomcat.close();
+        }
+    }
+
+    /** No budget attribute: adaptive is the default. */
+    private static ConnectorSpec adaptive(String name) {
+        return ConnectorSpec.https(name, keystore)
+                .protocol(GatedTomcat.PROTOCOL)
+                .attribute("controlPeriod", Long.toString(CONTROL_PERIOD_MILLIS))
+                .attribute("connectionTimeout", "2000")
+                .sslHostConfig("protocols", "TLSv1.2+TLSv1.3");
+    }
+
+    @Test
+    void theDefaultBudgetIsAdaptiveAndExportsCpusAndRate() {
+        assertEquals("adaptive", GatedTomcat.gate(tomcat, adaptivePort).getBudget());
+        AdaptiveBudgetMXBean budget = adaptiveBudget(adaptivePort);
+        PrometheusScrape metrics = scrape();
+        assertTrue(metrics.has("tlsadmit_cpus_allocated"), metrics.text());
+        assertTrue(metrics.has("tlsadmit_cpus_requested"), metrics.text());
+        assertTrue(metrics.has("tlsadmit_budget_full_handshakes_per_second"), metrics.text());
+        assertTrue(metrics.value("tlsadmit_cpus_allocated") > 0, metrics.text());
+        assertEquals(budget.getCpusAllocated(), metrics.value("tlsadmit_cpus_allocated"), 1e-9);
+    }
+
+    @Test
+    void handshakeCpuIsMeasuredByTruthAndVersion() {
+        Path saved = sessions.resolve("cpu-13.pem");
+        OpenSslClient.Result full = OpenSslClient.to(adaptivePort, keystore).tls13().saveSession(saved).run();
+        assertTrue(full.fullHandshake(), full.output());
+        OpenSslClient.Result resumed = OpenSslClient.to(adaptivePort, keystore).tls13().resume(saved).run();
+        assertTrue(resumed.reused(), resumed.output());
+        OpenSslClient.Result full12 = OpenSslClient.to(adaptivePort, keystore).tls12().run();
+        assertTrue(full12.fullHandshake(), full12.output());
+
+        PrometheusScrape metrics = scrape();
+        String cpu = "tlsadmit_handshake_cpu_seconds";
+        assertTrue(metrics.value(cpu + "_count", "kind", "full", "version", "TLSv1.3") >= 1, metrics.text());
+        assertTrue(metrics.value(cpu + "_count", "kind", "resumed", "version", "TLSv1.3") >= 1, metrics.text());
+        assertTrue(metrics.value(cpu + "_count", "kind", "full", "version", "TLSv1.2") >= 1, metrics.text());
+        double fullSeconds = metrics.value(cpu + "_sum", "kind", "full", "version", "TLSv1.3")
+                / metrics.value(cpu + "_count", "kind", "full", "version", "TLSv1.3");
+        // Thread CPU of a real RSA-2048 handshake: far above zero, far below a second.
+        assertTrue(fullSeconds > 20e-6 && fullSeconds < 1, "mean full TLS 1.3 handshake CPU " + fullSeconds + " s");
+    }
+
+    @Test
+    void allocationAndBudgetFollowTasksetWithinTwoControlPeriods() throws Exception {
+        assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "needs two CPUs to take one away");
+        long pid = tomcat.pid();
+        AdaptiveBudgetMXBean budget = adaptiveBudget(adaptivePort);
+        awaitMetric("tlsadmit_cpus_allocated", v -> v >= 2, Duration.ofSeconds(10));
+        double rateOnAll = scrape().value(RATE);
+        String before = explain(budget);
+        try {
+            taskset(pid, "0");
+            long pinned = System.nanoTime();
+            PrometheusScrape onOne = awaitScrape(m -> m.value("tlsadmit_cpus_allocated") == 1
+                    && m.value(RATE) < 0.75 * rateOnAll, followDeadline(), () -> before + " | now " + explain(budget));
+            long followedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - pinned);
+            double rateOnOne = onOne.value(RATE);
+            assertEquals(1, budget.getCpusAllocated(), "JMX agrees");
+            String pinnedState = explain(budget);
+
+            taskset(pid, "0,1");
+            long unpinned = System.nanoTime();
+            awaitScrape(m -> m.value("tlsadmit_cpus_allocated") == 2 && m.value(RATE) > 1.3 * rateOnOne,
+                    followDeadline(), () -> pinnedState + " | now " + explain(budget));
+            long backMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - unpinned);
+            System.out.printf("taskset followed: 2 -> 1 CPU in %d ms (%.0f -> %.0f /s), back in %d ms%n",
+                    followedMillis, rateOnAll, rateOnOne, backMillis);
+        } finally {
+            taskset(pid, "0-" + (Runtime.getRuntime().availableProcessors() - 1));
+        }
+    }
+
+    /**
+     * Two periods, plus what a loaded two-CPU CI machine may add to scheduling the control thread and
+     * answering a scrape from a Tomcat that was just pinned to one CPU.
+     */
+    private static Duration followDeadline() {
+        return Duration.ofMillis(2 * CONTROL_PERIOD_MILLIS + 1_000);
+    }
+
+    @Test
+    void capZeroStillAdmitsEveryResumptionAndRefusesEveryNewHandshake() {
+        new AdmissionScenarios(scenarioPort, keystore, GatedTomcat.gate(tomcat, scenarioPort), sessions)
+                .budgetZeroAdmitsEveryResumptionAndRefusesEveryNewHandshake(true);
+    }
+
+    @Test
+    void aConfiguredCapOfZeroWinsOverTheMinimum() {
+        GateMXBean gate = GatedTomcat.gate(tomcat, closedPort);
+        long refused = gate.getNewRefused();
+        OpenSslClient.Result result = OpenSslClient.to(closedPort, keystore).tls13().run();
+        assertFalse(result.handshakeCompleted(), result.output());
+        assertEquals(refused + 1, gate.getNewRefused());
+        assertEquals(0, adaptiveBudget(closedPort).getFullHandshakesPerSecond());
+    }
+
+    @Test
+    void whileTheBudgetIsExhaustedOnlyRequestsOfExistingSessionsPass() throws Exception {
+        SSLContext tls = keystore.clientContext("TLSv1.3");
+        AdaptiveBudgetMXBean budget = adaptiveBudget(sessionsPort);
+        HttpResponse<String> first = send(tls, "/attributes.jsp", null);
+        assertEquals(200, first.statusCode(), first.body());
+        String cookie = first.headers().firstValue("Set-Cookie").orElseThrow().split(";", 2)[0];
+        assertTrue(cookie.startsWith("JSESSIONID="), cookie);
+        assertEquals(200, send(tls, "/attributes.jsp", null).statusCode(), "tokens left: new sessions are welcome");
+
+        // Exhausted by demand: one token per 100 s, and a new client takes it.
+        GateMXBean gate = GatedTomcat.gate(tomcat, sessionsPort);
+        gate.setFullHandshakeBurst(1);
+        budget.setMaxFullHandshakesPerSecond(0.01);
+        OpenSslClient.to(sessionsPort, keystore).tls13().run();
+        assertTrue(budget.getAvailableTokens() < 1, "tokens " + budget.getAvailableTokens());
+        try {
+            // Each request is a new connection that resumes the client's TLS session: admitted at cap 0.
+            HttpResponse<String> existing = send(tls, "/attributes.jsp", cookie);
+            assertEquals(200, existing.statusCode(), existing.body());
+            assertTrue(existing.body().contains("handshake=RESUMED"), existing.body());
+
+            HttpResponse<String> newSession = send(tls, "/attributes.jsp", null);
+            assertEquals(503, newSession.statusCode(), newSession.body());
+            long retryAfter = Long.parseLong(newSession.headers().firstValue("Retry-After").orElseThrow());
+            assertTrue(retryAfter >= 1 && retryAfter <= 60, "Retry-After " + retryAfter);
+
+            HttpResponse<String> expired = send(tls, "/attributes.jsp", "JSESSIONID=0123456789ABCDEF0123456789ABCDEF");
+            assertEquals(503, expired.statusCode(), "an unknown session id starts a new session");
+
+            budget.setMaxFullHandshakesPerSecond(0);
+            assertEquals(200, send(tls, "/attributes.jsp", null).statusCode(),
+                    "a cap of 0 closes the gate to new TLS clients only; it is not load");
+        } finally {
+            gate.setFullHandshakeBurst(0);
+            budget.setMaxFullHandshakesPerSecond(100_000);
+        }
+    }
+
+    /** A request on a new connection (a fresh client sharing the TLS session cache of {@code tls}). */
+    private static HttpResponse<String> send(SSLContext tls, String path, String cookie)
+            throws IOException, InterruptedException {
+        HttpClient client = HttpClient.newBuilder().sslContext(tls).connectTimeout(Duration.ofSeconds(5)).build();
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + sessionsPort + path))
+                .timeout(Duration.ofSeconds(10));
+        if (cookie != null) {
+            request.header("Cookie", cookie);
+        }
+        return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static AdaptiveBudgetMXBean adaptiveBudget(int port) {
+        try {
+            Set<ObjectName> names = tomcat.jmx().queryNames(
+                    new ObjectName(AdmissionNioProtocol.JMX_DOMAIN + ":type=AdaptiveBudget,*"), null);
+            for (ObjectName name : names) {
+                if (ObjectName.unquote(name.getKeyProperty("connector")).endsWith("-" + port)) {
+                    return JMX.newMXBeanProxy(tomcat.jmx(), name, AdaptiveBudgetMXBean.class);
+                }
+            }
+            throw new IllegalStateException("No adaptive budget MBean for port " + port + " among " + names);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (javax.management.MalformedObjectNameException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static PrometheusScrape scrape() {
+        try {
+            HttpResponse<String> response = metricsClient.send(
+                    HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + adaptivePort + "/tlsadmit/metrics"))
+                            .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, response.statusCode(), response.body());
+            return PrometheusScrape.parse(response.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static final String RATE = "tlsadmit_budget_full_handshakes_per_second";
+
+    private static String explain(AdaptiveBudgetMXBean budget) {
+        return String.format("cpus %.2f busy %.3f cost %.0f µs guard %.2f rate %.1f/s", budget.getCpusAllocated(),
+                budget.getBusyCpus(), budget.getFullHandshakeCostMicros(), budget.getGuardFactor(),
+                budget.getFullHandshakesPerSecond());
+    }
+
+    private static double awaitMetric(String name, Predicate<Double> condition, Duration deadline)
+            throws InterruptedException {
+        return awaitScrape(m -> condition.test(m.value(name)), deadline, () -> "").value(name);
+    }
+
+    /** Scrapes until the condition holds; fails with the last scrape when the deadline passes. */
+    private static PrometheusScrape awaitScrape(Predicate<PrometheusScrape> condition, Duration deadline,
+            java.util.function.Supplier<String> explanation) throws InterruptedException {
+        long end = System.nanoTime() + deadline.toNanos();
+        PrometheusScrape last;
+        do {
+            last = scrape();
+            if (condition.test(last)) {
+                return last;
+            }
+            Thread.sleep(50);
+        } while (System.nanoTime() < end);
+        throw new AssertionError("not within " + deadline.toMillis() + " ms; " + explanation.get() + "; last metrics:\n"
+                + adaptiveLines(last));
+    }
+
+    private static String adaptiveLines(PrometheusScrape scrape) {
+        StringBuilder lines = new StringBuilder();
+        for (String line : scrape.text().split("\n")) {
+            if (line.startsWith("tlsadmit_cpus") || line.startsWith("tlsadmit_budget")) {
+                lines.append(line).append('\n');
+            }
+        }
+        return lines.toString();
+    }
+
+    private static void taskset(long pid, String cpuList) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder("taskset", "-a", "-cp", cpuList, Long.toString(pid))
+                .redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes());
+        assertTrue(process.waitFor(10, TimeUnit.SECONDS), "taskset hung");
+        assertEquals(0, process.exitValue(), "taskset -a -cp " + cpuList + " " + pid + ": " + output);
+    }
+}
