@@ -22,7 +22,7 @@ cat > "$base/conf/server.xml" <<'XML'
   <Service name="Catalina">
     <!-- one new full handshake per 20 s, burst 1: the first new client gets in, the next is refused -->
     <Connector port="18443" address="127.0.0.1" protocol="io.tlsadmit.tomcat.AdmissionNioProtocol" SSLEnabled="true"
-               maxFullHandshakesPerSecond="0.05" fullHandshakeBurst="1">
+               budget="static" maxFullHandshakesPerSecond="0.05" fullHandshakeBurst="1">
       <SSLHostConfig protocols="TLSv1.2+TLSv1.3">
         <Certificate certificateKeystoreFile="conf/server.p12" certificateKeystorePassword="changeit"
                      certificateKeystoreType="PKCS12" type="RSA"/>
@@ -31,7 +31,9 @@ cat > "$base/conf/server.xml" <<'XML'
     <!-- plain HTTP on loopback, for the metrics (a curl over TLS would be a new client, refused) -->
     <Connector port="18080" address="127.0.0.1" protocol="HTTP/1.1"/>
     <Engine name="Catalina" defaultHost="localhost">
-      <Valve className="io.tlsadmit.tomcat.TlsAdmissionValve"/>
+      <!-- newSessionPolicy off: this demo shows the TLS gate alone (on, a client without an HTTP
+           session would get 503 while the budget is spent) -->
+      <Valve className="io.tlsadmit.tomcat.TlsAdmissionValve" newSessionPolicy="off"/>
       <Host name="localhost" appBase="webapps"/>
     </Engine>
   </Service>
