@@ -62,6 +62,13 @@ class TomcatServerTest {
     }
 
     @Test
+    void pidIsTheTomcatJvmItself() {
+        // catalina.sh run execs java, so signals and taskset reach Tomcat, not a shell.
+        String command = ProcessHandle.of(server.pid()).flatMap(p -> p.info().command()).orElse("");
+        assertTrue(command.endsWith("/java"), command);
+    }
+
+    @Test
     void exposesTomcatMBeansOverJmx() throws Exception {
         assertTrue(server.jmx().isRegistered(new javax.management.ObjectName("Catalina:type=Server")));
     }
