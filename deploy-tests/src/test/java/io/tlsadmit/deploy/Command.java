@@ -2,7 +2,6 @@ package io.tlsadmit.deploy;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,18 +18,25 @@ record Command(List<String> command, int exitCode, String output) {
         if (!command[0].contains("/")) {
             argv.set(0, installed(command[0]).toString());
         }
-        ProcessBuilder builder = new ProcessBuilder(argv).directory(Repository.root().toFile())
-                .redirectErrorStream(true);
-        builder.environment().putAll(env);
         try {
-            Process process = builder.start();
-            process.getOutputStream().close();
-            byte[] output = process.getInputStream().readAllBytes();
-            if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new IllegalStateException(String.join(" ", command) + " did not finish");
+            // output goes to a file, so that a tool that hangs is noticed by the deadline, not by a blocked read
+            Path output = Files.createTempFile("deploy-tests-command", ".out");
+            try {
+                ProcessBuilder builder = new ProcessBuilder(argv).directory(Repository.root().toFile())
+                        .redirectErrorStream(true)
+                        .redirectOutput(output.toFile())
+                        .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+                builder.environment().putAll(env);
+                Process process = builder.start();
+                if (!process.waitFor(120, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                    throw new IllegalStateException(String.join(" ", command) + " did not finish within 120 s:\n"
+                            + Files.readString(output));
+                }
+                return new Command(List.of(command), process.exitValue(), Files.readString(output));
+            } finally {
+                Files.deleteIfExists(output);
             }
-            return new Command(List.of(command), process.exitValue(), new String(output, StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot run " + command[0], e);
         } catch (InterruptedException e) {
@@ -77,6 +83,7 @@ record Command(List<String> command, int exitCode, String output) {
         String debianPackage = switch (tool) {
             case "promtool" -> "prometheus";
             case "mariadb" -> "mariadb-client";
+            case "mvn" -> "maven";
             default -> tool;
         };
         throw new IllegalStateException(tool + " is not installed: install the Debian package '" + debianPackage

@@ -23,6 +23,7 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What the compose stack's tomcat and rubis-data containers do, on this machine: the loader script fills a fresh
@@ -140,6 +141,32 @@ class DeployedTomcatTest {
         missing.removeAll(exported);
         assertTrue(missing.isEmpty(), () -> "the dashboard queries metrics the valve does not export: " + missing
                 + "\nexported: " + exported);
+    }
+
+    @Test
+    void gatlingImageCommandRunsRubisUsersAgainstTheGatedConnector(@TempDir Path work) throws IOException {
+        Path lib = work.resolve("lib");
+        Command dependencies = GatlingImage.resolveDependencies(lib);
+        assertTrue(dependencies.succeeded(), dependencies::toString);
+        Files.copy(BuiltArtifact.LOADTESTS_JAR.copyInto(work), lib.resolve("loadtests.jar"));
+
+        Path results = work.resolve("results");
+        String javaOptions = GatlingImage.composeJavaOptions(Map.of(
+                        "LOAD_BASE_URL", "https://127.0.0.1:" + tomcat.port("tls"),
+                        "LOAD_USERS_PER_SEC", "2",
+                        "LOAD_DURATION_SEC", "2"))
+                .replace("http://tomcat:8080/", "http://127.0.0.1:" + tomcat.port("plain") + "/")
+                .replace("=/results/", "=" + results + "/")
+                // short visits: this checks the command line and the wiring, not the server
+                + " -Drubis.drainSec=15 -Drubis.thinkTimeScale=0.02 -Drubis.maxTransitions=6";
+        Command run = Command.run(Map.of("JAVA_OPTS", javaOptions), GatlingImage.entrypoint(lib, results));
+        assertTrue(run.succeeded(), run::toString);
+
+        String summary = Files.readString(results.resolve("rubis/summary.json"));
+        assertTrue(summary.contains("\"serverMetrics\": true"), summary);
+        assertTrue(summary.contains("\"errorPages\": 0,"), summary);
+        assertTrue(summary.contains("\"connectionsRefused\": 0,"), summary);
+        assertTrue(!summary.contains("\"pages\": 0,"), summary);
     }
 
     private static Command loadRubis() {
