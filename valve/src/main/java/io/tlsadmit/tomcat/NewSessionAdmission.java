@@ -5,6 +5,9 @@ import io.tlsadmit.gate.ConnectorGate;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.catalina.Context;
 import org.apache.catalina.Globals;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
@@ -15,22 +18,25 @@ import org.apache.catalina.connector.Response;
  * {@code Retry-After}, and every request of an existing session passes. The server is out of room
  * for new clients; a client that is already mid-session is the one whose work must not be lost.
  *
- * <p>"Exhausted" means spent by demand: tokens below one at a rate above zero. A rate of 0 is an
- * operator closing the gate to new TLS clients (or a static budget of 0); it says nothing about
- * load, and clients that resume keep being served whatever their HTTP session.
+ * <p>"Would start a new session": the request has no valid session (no requested session id, or one
+ * the context no longer knows) and goes to a target that has been seen creating a session for such a
+ * request. Targets are learnt from what requests really do — context plus servlet path, so each JSP
+ * is its own target — because only the application knows whether it calls {@code getSession()}: a
+ * session-less API or static file is not a new session and is never refused. The first request to a
+ * target is therefore always let through.
  *
- * <p>"Would start a new session" means: no requested session id, or one the context no longer
- * knows. Exempt are requests on a connection that itself paid for a new full handshake: the gate
- * admitted that client with a token moments ago, and refusing its first request would throw away
- * the most expensive work the server did for it.
+ * <p>Exempt are requests on a connection that itself paid for a new full handshake: the gate admitted
+ * that client with a token moments ago, and refusing its first request would throw away the most
+ * expensive work the server did for it.
  */
 final class NewSessionAdmission {
 
     static final String ATTRIBUTE = "newSessionPolicy";
     private static final int MAX_RETRY_AFTER_SECONDS = 60;
+    /** Bounds memory when a servlet mapped to "/" creates sessions under every path it serves. */
+    static final int MAX_LEARNT_TARGETS = 10_000;
 
-    private NewSessionAdmission() {
-    }
+    private final Set<String> sessionStarters = ConcurrentHashMap.newKeySet();
 
     /** @throws IllegalArgumentException naming the attribute */
     static boolean parse(String value) {
@@ -42,12 +48,16 @@ final class NewSessionAdmission {
         };
     }
 
+    static boolean hasValidSession(Request request) {
+        return request.getRequestedSessionId() != null && request.isRequestedSessionIdValid();
+    }
+
     /**
-     * Answers the request with 503 if it must be refused.
+     * Answers a request without a valid session with 503 if it must be refused.
      *
      * @return true if the request was answered and must not go further
      */
-    static boolean refuse(Request request, Response response) throws IOException {
+    boolean refuse(Request request, Response response) throws IOException {
         if (!request.isSecure()
                 || !(request.getConnector().getProtocolHandler() instanceof AdmissionNioProtocol protocol)) {
             return false;
@@ -57,13 +67,16 @@ final class NewSessionAdmission {
             return false;
         }
         HandshakeBudget budget = gate.budget();
-        double rate = budget.fullHandshakesPerSecond();
         double tokens = budget.availableTokens();
-        if (tokens >= 1 || !(rate > 0) || hasValidSession(request) || paidForFullHandshake(request)) {
+        if (tokens >= 1 || sessionStarters.isEmpty() || paidForFullHandshake(request)) {
+            return false;
+        }
+        String target = target(request);
+        if (target == null || !sessionStarters.contains(target)) {
             return false;
         }
         response.setStatus(503);
-        response.setHeader("Retry-After", Long.toString(retryAfterSeconds(tokens, rate)));
+        response.setHeader("Retry-After", Long.toString(retryAfterSeconds(tokens, budget.fullHandshakesPerSecond())));
         response.setContentType("text/plain; charset=utf-8");
         try (Writer writer = response.getWriter()) {
             writer.write("The server is not taking new sessions right now; please retry later.\n");
@@ -71,8 +84,28 @@ final class NewSessionAdmission {
         return true;
     }
 
-    private static boolean hasValidSession(Request request) {
-        return request.getRequestedSessionId() != null && request.isRequestedSessionIdValid();
+    /** After a request that came without a valid session: remembers its target if it started one. */
+    void learn(Request request) {
+        if (request.getSessionInternal(false) == null || sessionStarters.size() >= MAX_LEARNT_TARGETS) {
+            return;
+        }
+        String target = target(request);
+        if (target != null) {
+            sessionStarters.add(target);
+        }
+    }
+
+    /** Targets seen starting sessions, for tests and diagnostics. */
+    int learntTargets() {
+        return sessionStarters.size();
+    }
+
+    private static String target(Request request) {
+        Context context = request.getContext();
+        if (context == null) {
+            return null;
+        }
+        return context.getName() + '\u0000' + request.getServletPath();
     }
 
     private static boolean paidForFullHandshake(Request request) {

@@ -39,7 +39,8 @@ public class TlsAdmissionValve extends ValveBase {
     private String metricsAllow = "127\\.\\d+\\.\\d+\\.\\d+|::1|0:0:0:0:0:0:0:1";
     private volatile Pattern metricsAllowPattern;
     private String newSessionPolicy = "on";
-    private volatile boolean refuseNewSessions;
+    /** Session-based admission; null when {@code newSessionPolicy="off"}. */
+    private volatile NewSessionAdmission newSessions;
     private volatile PrometheusMeterRegistry registry;
     /** Micrometer holds the objects behind function meters weakly: this keeps them alive. */
     private volatile List<ConnectorGate> gates = List.of();
@@ -90,7 +91,7 @@ public class TlsAdmissionValve extends ValveBase {
                     + " remote address, was \"" + metricsAllow + "\"");
         }
         try {
-            refuseNewSessions = NewSessionAdmission.parse(newSessionPolicy);
+            newSessions = NewSessionAdmission.parse(newSessionPolicy) ? new NewSessionAdmission() : null;
         } catch (IllegalArgumentException e) {
             throw new LifecycleException("tlsadmit: valve attribute " + e.getMessage());
         }
@@ -166,9 +167,15 @@ public class TlsAdmissionValve extends ValveBase {
                 request.setAttribute(HANDSHAKE_ATTRIBUTE, c.handshake());
             }
         }
-        if (refuseNewSessions && NewSessionAdmission.refuse(request, response)) {
+        NewSessionAdmission sessions = newSessions;
+        if (sessions == null || NewSessionAdmission.hasValidSession(request)) {
+            getNext().invoke(request, response);
+            return;
+        }
+        if (sessions.refuse(request, response)) {
             return;
         }
         getNext().invoke(request, response);
+        sessions.learn(request);
     }
 }
