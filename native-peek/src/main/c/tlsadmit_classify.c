@@ -76,6 +76,8 @@ static bool first_sighting(type_set *set, unsigned type)
     return true;
 }
 
+enum { HANDSHAKE_HEADER = 4 };
+
 static long broken(stream *s, const char *reason)
 {
     s->out->malformed_reason = reason;
@@ -89,11 +91,12 @@ static long need(stream *s, size_t bytes)
 }
 
 /* At the end of what arrived, inside a record: the missing bytes of the
- * record, or of the hello if it ends first. */
+ * record, or of the hello if it ends first; before the hello's length is known,
+ * of its 4-byte handshake header (the record may hold more than the hello). */
 static long need_more(stream *s, size_t rest_of_record)
 {
-    size_t rest_of_hello = s->hello_end - s->logical;
-    return need(s, s->hello_known && rest_of_hello < rest_of_record ? rest_of_hello : rest_of_record);
+    size_t rest = s->hello_known ? s->hello_end - s->logical : HANDSHAKE_HEADER - s->logical;
+    return need(s, rest < rest_of_record ? rest : rest_of_record);
 }
 
 /* Makes at least one payload byte readable at pos, entering the next record if needed. */

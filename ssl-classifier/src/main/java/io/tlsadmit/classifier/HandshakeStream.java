@@ -15,6 +15,7 @@ final class HandshakeStream {
     static final int BROKEN = -2;
 
     static final int RECORD_HEADER = 5;
+    static final int HANDSHAKE_HEADER = 4;
     static final int MAX_RECORD_PAYLOAD = 1 << 14;
     static final int HANDSHAKE = 0x16;
 
@@ -160,9 +161,14 @@ final class HandshakeStream {
         return pos < limit ? 0 : needMore(length);
     }
 
-    /** At the end of what arrived, inside a record: missing bytes of the record, or of the hello if it ends first. */
+    /**
+     * At the end of what arrived, inside a record: the missing bytes of the record, or of the hello if
+     * it ends first; before the hello's length is known, of its 4-byte handshake header, because the
+     * record may hold more than the hello and a caller must never be told to wait for bytes past it.
+     */
     private int needMore(int restOfRecord) {
-        needed = helloEnd < 0 ? restOfRecord : Math.min(restOfRecord, helloEnd - logical());
+        int rest = helloEnd < 0 ? HANDSHAKE_HEADER - logical() : helloEnd - logical();
+        needed = Math.min(restOfRecord, rest);
         return NEED_MORE;
     }
 

@@ -287,6 +287,18 @@ class ClientHelloClassifierTest {
         }
 
         @Test
+        void beforeTheHandshakeHeaderOnlyItsBytesAreNeededBecauseTheRecordMayHoldMoreThanTheHello() {
+            byte[] handshake = HelloBuilder.tls13().handshake();
+            byte[] framed = HelloBuilder.frame(Arrays.copyOf(handshake, handshake.length + 500));
+            assertEquals(Verdict.INCOMPLETE, classify(Arrays.copyOf(framed, 5)));
+            assertEquals(4, hello.bytesNeeded());
+            assertEquals(Verdict.INCOMPLETE, classify(Arrays.copyOf(framed, 7)));
+            assertEquals(2, hello.bytesNeeded());
+            assertEquals(Verdict.INCOMPLETE, classify(Arrays.copyOf(framed, 9)));
+            assertEquals(handshake.length - 4, hello.bytesNeeded());
+        }
+
+        @Test
         void everyStrictPrefixIsIncompleteAndTheWholeIsNot() {
             byte[] whole = HelloBuilder.tls13().alpn("h2").pskModes().preSharedKey(2).build(1, 7, 90, 91);
             for (int n = 0; n < whole.length; n++) {
