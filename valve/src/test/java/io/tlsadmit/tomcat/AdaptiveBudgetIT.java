@@ -11,6 +11,7 @@ import io.tlsadmit.testing.PrometheusScrape;
 import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;
 import io.tlsadmit.testing.TomcatServer;
+import io.tlsadmit.testing.TomcatStartException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -147,6 +148,45 @@ class AdaptiveBudgetIT {
                     followedMillis, rateOnAll, rateOnOne, backMillis);
         } finally {
             taskset(pid, "0-" + (Runtime.getRuntime().availableProcessors() - 1));
+        }
+    }
+
+    @Test
+    void anExternalCpuManagerNarrowsTheAllocationThroughJmx() throws Exception {
+        // Per connector (the exported gauge is the largest over the service's connectors).
+        AdaptiveBudgetMXBean budget = adaptiveBudget(scenarioPort);
+        budget.setCpusAssigned(0.5);
+        try {
+            awaitJmx(() -> budget.getCpusAllocated() == 0.5, followDeadline(), () -> explain(budget));
+            assertEquals("ASSIGNED", budget.getCpuSource());
+        } finally {
+            budget.setCpusAssigned(0);
+        }
+        awaitJmx(() -> budget.getCpusAllocated() >= 1, followDeadline(), () -> explain(budget));
+    }
+
+    private static void awaitJmx(java.util.function.BooleanSupplier condition, Duration deadline,
+            java.util.function.Supplier<String> explanation) throws InterruptedException {
+        long end = System.nanoTime() + deadline.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("not within " + deadline.toMillis() + " ms; " + explanation.get());
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    @Test
+    void anInvalidAdaptiveAttributeFailsTheStartNamingIt() {
+        TomcatServer broken = GatedTomcat.base(GatedTomcat.distribution(), "bad-adaptive")
+                .connector(adaptive("gate").attribute("targetUtilization", "1.5"))
+                .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\"/>")
+                .startTimeout(Duration.ofSeconds(40))
+                .build();
+        try (broken) {
+            TomcatStartException e = org.junit.jupiter.api.Assertions.assertThrows(TomcatStartException.class,
+                    broken::start);
+            assertTrue(e.catalinaOut().contains("targetUtilization must be a fraction"), e.getMessage());
         }
     }
 
