@@ -13,6 +13,7 @@ public final class ConnectorSpec {
     private final TestKeystore keystore;
     private final Map<String, String> attributes = new LinkedHashMap<>();
     private final Map<String, String> sslHostConfig = new LinkedHashMap<>();
+    private final StringBuilder nested = new StringBuilder();
 
     private ConnectorSpec(String name, TestKeystore keystore) {
         this.name = name;
@@ -52,6 +53,12 @@ public final class ConnectorSpec {
         return this;
     }
 
+    /** Raw XML inside the {@code <Connector>}, e.g. {@code <UpgradeProtocol className="org.apache.coyote.http2.Http2Protocol"/>}. */
+    public ConnectorSpec nested(String xml) {
+        nested.append("      ").append(xml).append('\n');
+        return this;
+    }
+
     public String name() {
         return name;
     }
@@ -63,10 +70,14 @@ public final class ConnectorSpec {
     String toXml(int port) {
         StringBuilder xml = new StringBuilder("    <Connector port=\"").append(port).append("\" address=\"127.0.0.1\"");
         attributes.forEach((k, v) -> xml.append(' ').append(k).append("=\"").append(Xml.escape(v)).append('"'));
-        if (keystore == null) {
+        if (keystore == null && nested.length() == 0) {
             return xml.append("/>\n").toString();
         }
-        xml.append(">\n      <SSLHostConfig");
+        xml.append(">\n").append(nested);
+        if (keystore == null) {
+            return xml.append("    </Connector>\n").toString();
+        }
+        xml.append("      <SSLHostConfig");
         sslHostConfig.forEach((k, v) -> xml.append(' ').append(k).append("=\"").append(Xml.escape(v)).append('"'));
         xml.append(">\n        <Certificate certificateKeystoreFile=\"").append(Xml.escape(keystore.path().toString()))
                 .append("\" certificateKeystorePassword=\"").append(Xml.escape(keystore.password()))

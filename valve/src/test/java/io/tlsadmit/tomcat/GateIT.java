@@ -49,7 +49,8 @@ class GateIT {
         tomcat = GatedTomcat.base(distribution, "gate")
                 .connector(GatedTomcat.gated("gate", keystore, "1000", "1000"))
                 // Another server as far as TLS goes: its own session cache and ticket keys.
-                .connector(GatedTomcat.gated("other", keystore, "1000", "1000"))
+                .connector(GatedTomcat.gated("other", keystore, "1000", "1000")
+                        .nested("<UpgradeProtocol className=\"org.apache.coyote.http2.Http2Protocol\"/>"))
                 .connector(GatedTomcat.gated("rated", keystore, "4", "2"))
                 .connector(GatedTomcat.gated("reset", keystore, "0", "0").attribute("refuseAction", "reset"))
                 .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\" metricsAllow=\"127\\.0\\.0\\.1\"/>")
@@ -239,6 +240,16 @@ class GateIT {
         assertTrue(client().tls13().saveSession(session).run().fullHandshake());
         OpenSslClient.Result resumed = client().tls13().resume(session).path("/attributes.jsp").run();
         assertTrue(resumed.output().contains("verdict=RESUME_PSK\nhandshake=RESUMED"), resumed.output());
+    }
+
+    @Test
+    void http2RequestsOnAGatedConnectionCarryItsVerdictAndTruth() throws Exception {
+        Process curl = new ProcessBuilder("curl", "-sS", "--http2", "--max-time", "10", "-w", "http=%{http_version}",
+                "--cacert", keystore.certificatePem().toString(), "https://127.0.0.1:" + otherPort + "/attributes.jsp")
+                .redirectErrorStream(true).start();
+        String out = new String(curl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(curl.waitFor(20, TimeUnit.SECONDS));
+        assertEquals("verdict=NEW\nhandshake=FULL\nhttp=2", out.strip(), out);
     }
 
     @Test
