@@ -20,17 +20,21 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.management.Attribute;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The committed deploy/haproxy/haproxy.cfg, run on loopback in front of two real Tomcats (plain JSSE connectors,
- * each naming itself in node.jsp). Clients connect from different loopback source addresses, so the test can
+ * The committed deploy/haproxy/haproxy.cfg, run on loopback in front of two real Tomcats (JSSE connectors with the
+ * gate, each Tomcat naming itself in node.jsp). Clients connect from different loopback source addresses, so the test can
  * pick a pair that the source hash sends to different nodes: a resumption that still lands on the node holding
  * its session proves the session-id stick table, not the hash, routed it.
  */
@@ -38,6 +42,7 @@ class HaproxyStickinessTest {
 
     static final String CONFIG = "deploy/haproxy/haproxy.cfg";
     private static final Pattern NODE = Pattern.compile("\nnode=(\\S+)\n");
+    private static final String OPEN_BUDGET = "1000";
 
     private static TestKeystore keystore;
     private static final Map<String, TomcatServer> nodes = new LinkedHashMap<>();
@@ -55,12 +60,22 @@ class HaproxyStickinessTest {
     static void startTwoTomcatsBehindHaproxy() throws Exception {
         TomcatDistribution distribution = TomcatDistribution.fromBuild();
         keystore = TestKeystore.create(distribution.home().getParent().resolve("keystores"));
+        Path gateJar = BuiltArtifact.GATE_JAR.copyInto(distribution.home().getParent().resolve("artifacts"));
         List<CompletableFuture<TomcatServer>> starting = new ArrayList<>();
         for (String node : List.of("tomcat-a", "tomcat-b")) {
             TomcatServer server = TomcatServer.builder(distribution)
                     .name(node)
-                    .connector(ConnectorSpec.https("tls", keystore).sslHostConfig("protocols", "TLSv1.2+TLSv1.3"))
+                    // the gate as compose runs it, on a static budget the test can empty through JMX
+                    .connector(ConnectorSpec.https("tls", keystore)
+                            .protocol(ServerXml.GATED_PROTOCOL)
+                            .attribute("budget", "static")
+                            .attribute("maxFullHandshakesPerSecond", OPEN_BUDGET)
+                            .attribute("fullHandshakeBurst", OPEN_BUDGET)
+                            .sslHostConfig("protocols", "TLSv1.2+TLSv1.3"))
                     .connector(ConnectorSpec.http("plain"))
+                    .engineXml("<Valve className=\"" + ServerXml.VALVE + "\"/>")
+                    .lib(gateJar)
+                    .jmx()
                     .file("webapps/ROOT/node.jsp", Repository.read("deploy/tomcat/node.jsp"))
                     .catalinaOpt("-Xmx192m")
                     .catalinaOpt("-XX:TieredStopAtLevel=1")
@@ -140,6 +155,36 @@ class HaproxyStickinessTest {
         assertEquals("tomcat-b", node(otherAddress));
         assertFalse(otherAddress.reused(), otherAddress::output);
         assertTrue(otherAddress.fullHandshake(), otherAddress::output);
+    }
+
+    @Test
+    void withEveryBudgetEmptyAResumptionIsStillAdmittedOnTheIssuingNodeAndNewClientsAreRefused() throws Exception {
+        Path session = sessions.resolve("tls12-empty-budget");
+        OpenSslClient.Result first = tls12(fromA).saveSession(session).run();
+        assertTrue(first.fullHandshake(), first::output);
+        assertEquals("tomcat-a", node(first));
+        try {
+            setEveryBudget(0);
+            OpenSslClient.Result resumed = tls12(fromB).resume(session).run();
+            assertTrue(resumed.reused(), resumed::output);
+            assertEquals(200, resumed.httpStatus(), resumed::output);
+            assertEquals("tomcat-a", node(resumed));
+
+            OpenSslClient.Result newcomer = tls12(fromB).run();
+            assertFalse(newcomer.handshakeCompleted(), newcomer::output);
+        } finally {
+            setEveryBudget(Double.parseDouble(OPEN_BUDGET));
+        }
+    }
+
+    /** What an operator does during an incident: the budget's rate through JMX, on every node. */
+    private static void setEveryBudget(double rate) throws Exception {
+        for (TomcatServer node : nodes.values()) {
+            MBeanServerConnection jmx = node.jmx();
+            Set<ObjectName> gates = jmx.queryNames(new ObjectName("io.tlsadmit:type=Gate,*"), null);
+            assertEquals(1, gates.size(), gates::toString);
+            jmx.setAttribute(gates.iterator().next(), new Attribute("MaxFullHandshakesPerSecond", rate));
+        }
     }
 
     private static OpenSslClient tls12(String source) {
