@@ -4,6 +4,7 @@ import static io.tlsadmit.loadtests.GatlingRun.number;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tlsadmit.loadtests.server.RubisTomcat;
 import io.tlsadmit.testing.ConnectorSpec;
 import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;
@@ -13,7 +14,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -37,26 +37,23 @@ import org.junit.jupiter.api.Test;
  */
 class GatedTomcatSmokeIT {
 
-    private static final String GATE_PROTOCOL = "io.tlsadmit.tomcat.AdmissionNioProtocol";
     private static final Path RESULTS = Path.of("target", "smoke-runs");
 
     private static TomcatServer tomcat;
 
     @BeforeAll
     static void startGatedRubis() throws Exception {
-        Path war = existing("loadtests.rubis.war");
-        Path gateJar = existing("loadtests.gate.jar");
         TomcatDistribution distribution = TomcatDistribution.fromBuild();
         TestKeystore keystore = TestKeystore.create(distribution.home().getParent().resolve("keystores"),
                 TestKeystore.KeyType.RSA_2048);
         tomcat = TomcatServer.builder(distribution)
                 .name("rubis-smoke")
-                .connector(gated(ConnectorSpec.https("tls13", keystore)).sslHostConfig("protocols", "TLSv1.3"))
-                .connector(gated(ConnectorSpec.https("tls12", keystore)).sslHostConfig("protocols", "TLSv1.2"))
+                .connector(gated(RubisTomcat.gated("tls13", keystore, "TLSv1.3", "1000")))
+                .connector(gated(RubisTomcat.gated("tls12", keystore, "TLSv1.2", "1000")))
                 .connector(ConnectorSpec.http("plain"))
-                .engineXml("<Valve className=\"io.tlsadmit.tomcat.TlsAdmissionValve\"/>")
-                .lib(gateJar)
-                .webapp(war)
+                .engineXml(RubisTomcat.GATE_VALVE)
+                .lib(RubisTomcat.gateJar())
+                .webapp(RubisTomcat.war())
                 .catalinaOpt("-Xmx512m")
                 .catalinaOpt("-Drubis.scale=0.002")
                 .jmx()
@@ -66,13 +63,9 @@ class GatedTomcatSmokeIT {
         awaitHealthy();
     }
 
+    /** Short keep-alive so that every user reconnects, and resumes, several times in a short session. */
     private static ConnectorSpec gated(ConnectorSpec connector) {
-        return connector.protocol(GATE_PROTOCOL)
-                .attribute("budget", "static")
-                .attribute("maxFullHandshakesPerSecond", "1000")
-                .attribute("fullHandshakeBurst", "1000")
-                .attribute("maxKeepAliveRequests", "3")
-                .attribute("maxThreads", "50");
+        return connector.attribute("maxKeepAliveRequests", "3").attribute("maxThreads", "50");
     }
 
     @AfterAll
@@ -209,18 +202,5 @@ class GatedTomcatSmokeIT {
 
     private static URI plain(String path) {
         return URI.create("http://127.0.0.1:" + tomcat.port("plain") + path);
-    }
-
-    private static Path existing(String property) {
-        String value = System.getProperty(property);
-        if (value == null) {
-            throw new IllegalStateException("system property " + property + " is not set (see loadtests/pom.xml)");
-        }
-        Path path = Path.of(value);
-        if (!Files.isRegularFile(path)) {
-            throw new IllegalStateException(property + ": no file at " + path.toAbsolutePath()
-                    + "; build it first (mvn -pl loadtests -am verify)");
-        }
-        return path;
     }
 }
