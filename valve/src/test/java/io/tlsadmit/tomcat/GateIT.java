@@ -10,15 +10,18 @@ import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;
 import io.tlsadmit.testing.TomcatServer;
 import io.tlsadmit.testing.PrometheusScrape;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
@@ -213,6 +216,49 @@ class GateIT {
             assertEquals(2, record[5], "and it is the ServerHello");
         }
         assertEquals(admitted + 1, gate.getNewAdmitted());
+    }
+
+    @Test
+    void aHelloInOneByteRecordsLargerThanTheChannelBufferIsStillClassified() throws Exception {
+        budget(1000, 1000);
+        byte[] record = Files.readAllBytes(Path.of(System.getProperty("tlsadmit.root"),
+                "testdata/clienthello/chromium-server13-1-new.bin"));
+        byte[] hello = withUnknownExtension(Arrays.copyOfRange(record, 5, record.length), 3000);
+        // One record per byte: about 6 bytes on the wire per hello byte, far more than the channel's
+        // initial 16 KiB network buffer, which has to grow while the hello is still INCOMPLETE.
+        ByteArrayOutputStream wire = new ByteArrayOutputStream();
+        for (byte b : hello) {
+            wire.writeBytes(new byte[] {0x16, 0x03, 0x01, 0x00, 0x01, b});
+        }
+        assertTrue(wire.size() > 17_000, "bigger than the initial buffer: " + wire.size());
+        long admitted = gate.getNewAdmitted();
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", gatePort), 2000);
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(wire.toByteArray());
+            socket.getOutputStream().flush();
+            socket.getInputStream().read(); // whatever the engine makes of it, the gate has decided by then
+        }
+        assertEquals(admitted + 1, gate.getNewAdmitted(), "classified as NEW across all the records and admitted");
+    }
+
+    /** The handshake message with one more extension (type 0x4444, unassigned) of {@code size} zero bytes. */
+    private static byte[] withUnknownExtension(byte[] handshake, int size) {
+        ByteBuffer in = ByteBuffer.wrap(handshake);
+        int p = 4 + 2 + 32;
+        p += 1 + (in.get(p) & 0xff);
+        p += 2 + (in.getShort(p) & 0xffff);
+        p += 1 + (in.get(p) & 0xff);
+        int extensionsAt = p;
+        int grow = 4 + size;
+        ByteBuffer out = ByteBuffer.allocate(handshake.length + grow);
+        out.put(handshake, 0, extensionsAt);
+        out.putShort((short) ((in.getShort(extensionsAt) & 0xffff) + grow));
+        out.put(handshake, extensionsAt + 2, handshake.length - extensionsAt - 2);
+        out.putShort((short) 0x4444).putShort((short) size).put(new byte[size]);
+        int length = out.capacity() - 4;
+        out.put(1, (byte) (length >> 16)).put(2, (byte) (length >> 8)).put(3, (byte) length);
+        return out.array();
     }
 
     private static void assertClosedAfterSending(byte[] bytes) throws IOException {
