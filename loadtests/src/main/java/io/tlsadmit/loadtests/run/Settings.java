@@ -66,7 +66,8 @@ public record Settings(
                 Duration.ofMillis((long) number(p, "rubis.refusedBackoffMs", 1000, 0, 600_000)),
                 p.getProperty("rubis.metricsUrl", "").strip(),
                 (long) number(p, "rubis.serverPid", 0, 0, Long.MAX_VALUE),
-                Path.of(text(p, "rubis.resultsDir", "target/rubis-runs/" + runName + "-" + System.currentTimeMillis())),
+                Path.of(text(p, "rubis.resultsDir", p.getProperty("loadtests.target", "target") + "/rubis-runs/"
+                        + runName + "-" + System.currentTimeMillis())),
                 runName);
     }
 

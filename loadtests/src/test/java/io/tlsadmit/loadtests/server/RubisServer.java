@@ -62,7 +62,7 @@ public final class RubisServer {
         String arguments = "-Drubis.baseUrl=https://127.0.0.1:" + tomcat.port("tls")
                 + (gated ? " -Drubis.metricsUrl=http://127.0.0.1:" + tomcat.port("plain") + "/tlsadmit/metrics" : "")
                 + " -Drubis.serverPid=" + tomcat.pid();
-        Files.writeString(Path.of("target", "rubis-server.args"), arguments + "\n");
+        Files.writeString(RubisTomcat.target().resolve("rubis-server.args"), arguments + "\n");
         System.out.println("rubis-server: " + mode + " Tomcat " + distribution.version() + " in " + tomcat.base());
         System.out.println("rubis-server: health http://127.0.0.1:" + tomcat.port("plain") + "/rubis/health");
         System.out.println("rubis-server: mvn -pl loadtests gatling:test " + arguments);

@@ -27,7 +27,7 @@ public final class RubisTomcat {
             return war;
         }
         try {
-            Path renamed = Path.of("target", "deploy", "rubis.war");
+            Path renamed = target().resolve("deploy").resolve("rubis.war");
             Files.createDirectories(renamed.getParent());
             return Files.copy(war, renamed, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
@@ -38,6 +38,14 @@ public final class RubisTomcat {
     /** {@code tlsadmit-tomcat.jar} as the build packaged it ({@code -Dloadtests.gate.jar}). */
     public static Path gateJar() {
         return existing("loadtests.gate.jar");
+    }
+
+    /**
+     * This module's build directory: {@code -Dloadtests.target} under exec:java, whose working directory is wherever
+     * Maven was started; the working directory (the module) under failsafe.
+     */
+    public static Path target() {
+        return Path.of(System.getProperty("loadtests.target", "target"));
     }
 
     /** A TLS connector with the gate's static budget; {@code protocols} as in SSLHostConfig. */
