@@ -8,10 +8,15 @@ import java.util.concurrent.atomic.LongAdder;
  * average and a histogram for percentiles. Thread-safe; recording allocates nothing.
  *
  * <p>The EWMA is what the controller divides by: it follows a change of certificate or cipher
- * within a few dozen handshakes, yet one slow handshake (a cold JIT, a page fault) moves it only by
- * {@code alpha}. The first sample sets it outright so a wrong start-up estimate is dropped at once.
+ * within a few dozen handshakes, yet one slow handshake (a page fault, a GC) moves it only by
+ * {@code alpha}. For the first {@value #WARM_UP_SAMPLES} samples it is the median of the samples so
+ * far instead: the first sample still replaces a wrong start-up estimate at once, but the first
+ * handshakes of a cold JVM (class loading, interpreter: 30-60 ms measured against 1-2 ms warm) are
+ * outvoted within a few handshakes instead of holding the budget down for hundreds of them.
  */
 final class CostSeries {
+    /** Samples over which the estimate is the running median before the EWMA takes over. */
+    static final int WARM_UP_SAMPLES = 16;
 
     private final double alpha;
     private final LongAdder count = new LongAdder();
@@ -20,6 +25,9 @@ final class CostSeries {
     /** The EWMA as double bits; NaN until the first sample. */
     private final AtomicLong ewmaBits = new AtomicLong(Double.doubleToRawLongBits(Double.NaN));
     private final LogHistogram histogram = new LogHistogram();
+    private final long[] firstSamples = new long[WARM_UP_SAMPLES];
+    private int firstCount;
+    private volatile boolean warm;
 
     CostSeries(double alpha) {
         this.alpha = alpha;
@@ -30,6 +38,9 @@ final class CostSeries {
         totalNanos.add(cpuNanos);
         maxNanos.accumulateAndGet(cpuNanos, Math::max);
         histogram.record(cpuNanos);
+        if (!warm && warmUp(cpuNanos)) {
+            return;
+        }
         while (true) {
             long bits = ewmaBits.get();
             double old = Double.longBitsToDouble(bits);
@@ -37,6 +48,27 @@ final class CostSeries {
             if (ewmaBits.compareAndSet(bits, Double.doubleToRawLongBits(next))) {
                 return;
             }
+        }
+    }
+
+    /** During warm-up: keeps the first samples sorted and makes the estimate their exact median. */
+    private boolean warmUp(long cpuNanos) {
+        synchronized (firstSamples) {
+            if (firstCount == WARM_UP_SAMPLES) {
+                warm = true;
+                return false;
+            }
+            int i = firstCount++;
+            while (i > 0 && firstSamples[i - 1] > cpuNanos) {
+                firstSamples[i] = firstSamples[i - 1];
+                i--;
+            }
+            firstSamples[i] = cpuNanos;
+            int middle = firstCount / 2;
+            double median = (firstCount & 1) == 1 ? firstSamples[middle]
+                    : (firstSamples[middle - 1] + firstSamples[middle]) / 2.0;
+            ewmaBits.set(Double.doubleToRawLongBits(median));
+            return true;
         }
     }
 

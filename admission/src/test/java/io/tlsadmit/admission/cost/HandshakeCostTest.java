@@ -23,11 +23,29 @@ class HandshakeCostTest {
     }
 
     @Test
-    void averageMovesByAlphaTowardsEachNewSample() {
+    void afterTheWarmUpTheAverageMovesByAlphaTowardsEachNewSample() {
         HandshakeCost cost = new HandshakeCost(0.25);
-        cost.record(FULL, TLS_1_2, 1_000_000);
+        for (int i = 0; i < CostSeries.WARM_UP_SAMPLES; i++) {
+            cost.record(FULL, TLS_1_2, 1_000_000);
+        }
         cost.record(FULL, TLS_1_2, 2_000_000);
         assertEquals(1_250_000, cost.ewmaNanos(FULL), 1e-6);
+    }
+
+    @Test
+    void duringTheWarmUpTheEstimateIsTheMedianSoColdJvmOutliersAreOutvoted() {
+        HandshakeCost cost = new HandshakeCost();
+        cost.record(FULL, TLS_1_3, 63_000_000); // the first handshake of a cold JVM
+        assertEquals(63_000_000, cost.ewmaNanos(FULL));
+        cost.record(FULL, TLS_1_3, 20_000_000);
+        cost.record(FULL, TLS_1_3, 1_500_000);
+        cost.record(FULL, TLS_1_3, 1_400_000);
+        cost.record(FULL, TLS_1_3, 1_600_000);
+        assertEquals(1_600_000, cost.ewmaNanos(FULL), "the median of five, two of them cold");
+        for (int i = 5; i < CostSeries.WARM_UP_SAMPLES; i++) {
+            cost.record(FULL, TLS_1_3, 1_500_000);
+        }
+        assertEquals(1_500_000, cost.ewmaNanos(FULL), "the EWMA starts from the warm-up median");
     }
 
     @Test
