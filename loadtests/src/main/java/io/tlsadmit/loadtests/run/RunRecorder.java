@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -28,7 +29,7 @@ public final class RunRecorder {
     private final LatencyHistogram pageTimes = new LatencyHistogram();
     private final LatencyHistogram replyTimes = new LatencyHistogram();
     private final ConcurrentMap<String, LongAdder> errorPagesByInteraction = new ConcurrentHashMap<>();
-    private volatile long lastSecond;
+    private final AtomicLong lastSecond = new AtomicLong();
 
     public RunRecorder() {
         for (int i = 0; i < totals.length; i++) {
@@ -44,9 +45,7 @@ public final class RunRecorder {
     public void count(Series series) {
         totals[series.ordinal()].increment();
         long second = Math.min((System.nanoTime() - startNanos) / 1_000_000_000L, TIMELINE_SECONDS - 1);
-        if (second > lastSecond) {
-            lastSecond = second;
-        }
+        lastSecond.accumulateAndGet(second, Math::max);
         timeline.incrementAndGet((int) second * Series.values().length + series.ordinal());
     }
 
@@ -84,7 +83,7 @@ public final class RunRecorder {
 
     /** Seconds covered by the timeline so far. */
     public long seconds() {
-        return lastSecond + 1;
+        return lastSecond.get() + 1;
     }
 
     public double elapsedSeconds() {
