@@ -1,0 +1,93 @@
+package io.tlsadmit.loadtests.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tlsadmit.loadtests.run.RunRecorder.Series;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunReportTest {
+
+    private static final String BEFORE = """
+            tlsadmit_handshakes_total{kind="full",version="TLSv1.3"} 5.0
+            tlsadmit_handshakes_total{kind="resumed",version="TLSv1.3"} 7.0
+            tlsadmit_connections_total{decision="admitted",verdict="NEW"} 5.0
+            """;
+    private static final String AFTER = """
+            tlsadmit_handshakes_total{kind="full",version="TLSv1.3"} 15.0
+            tlsadmit_handshakes_total{kind="resumed",version="TLSv1.3"} 47.0
+            tlsadmit_connections_total{decision="admitted",verdict="NEW"} 15.0
+            tlsadmit_connections_total{decision="admitted",verdict="RESUME_PSK"} 40.0
+            tlsadmit_connections_total{decision="refused",verdict="NEW"} 3.0
+            """;
+
+    @Test
+    void sessionsRepliesAndTheServersHandshakesOfTheRunAreReported() {
+        RunRecorder recorder = new RunRecorder();
+        for (int i = 0; i < 12; i++) {
+            recorder.count(Series.SESSIONS_STARTED);
+        }
+        for (int i = 0; i < 9; i++) {
+            recorder.count(Series.SESSIONS_COMPLETED);
+        }
+        recorder.count(Series.SESSIONS_ABANDONED);
+        recorder.count(Series.SESSIONS_REFUSED);
+        recorder.page("ViewItem", 40, false);
+        recorder.page("StoreBid", 80, true);
+        recorder.reply(5);
+
+        RunReport report = RunReport.of(Settings.from(new Properties()), recorder, 1.5, -1,
+                PrometheusText.parse(BEFORE), PrometheusText.parse(AFTER));
+
+        var f = report.figures();
+        assertEquals(12L, f.get("sessionsStarted"));
+        assertEquals(9L, f.get("sessionsCompleted"));
+        assertEquals(1L, f.get("sessionsUnfinished"));
+        assertEquals(3L, f.get("replies"));
+        assertEquals(2L, f.get("pages"));
+        assertEquals(1L, f.get("errorPages"));
+        assertEquals(1L, f.get("errorPages.StoreBid"));
+        assertEquals(80L, f.get("pageMillisP99"));
+        assertEquals(null, f.get("serverCpuSec"));
+        assertEquals(10.0, f.get("serverFullHandshakes"));
+        assertEquals(40.0, f.get("serverResumedHandshakes"));
+        assertEquals(50.0, f.get("serverConnectionsAdmitted"));
+        assertEquals(3.0, f.get("serverConnectionsRefused"));
+        assertEquals(3.0, f.get("tlsadmit_connections_total{decision=\"refused\",verdict=\"NEW\"}"));
+    }
+
+    @Test
+    void withoutServerMetricsOnlyTheClientsFiguresAreWritten(@TempDir Path dir) throws Exception {
+        RunRecorder recorder = new RunRecorder();
+        recorder.count(Series.SESSIONS_STARTED);
+        RunReport report = RunReport.of(Settings.from(new Properties()), recorder, 0.2, 3.25,
+                PrometheusText.empty(), PrometheusText.empty());
+        report.write(dir, recorder, "", "");
+
+        String json = Files.readString(dir.resolve("summary.json"));
+        assertTrue(json.startsWith("{\n  \"run\": \"rubis\",\n"), json);
+        assertTrue(json.contains("\"serverMetrics\": false"), json);
+        assertTrue(json.contains("\"serverCpuSec\": 3.25"), json);
+        assertTrue(!json.contains("serverFullHandshakes"), json);
+        assertTrue(json.endsWith("\n}\n"), json);
+        assertTrue(!Files.exists(dir.resolve("metrics-before.prom")));
+
+        List<String> timeline = Files.readAllLines(dir.resolve("timeline.csv"));
+        assertEquals("second,sessions_started,sessions_completed,sessions_abandoned,sessions_refused,replies,pages,"
+                + "error_pages,connections_refused,timeouts,known_users_refused", timeline.get(0));
+        assertEquals("0,1,0,0,0,0,0,0,0,0,0", timeline.get(1));
+    }
+
+    @Test
+    void quotesInNamesAreEscapedInTheJson() {
+        RunReport report = RunReport.of(Settings.from(new Properties()), new RunRecorder(), 0, -1,
+                PrometheusText.parse(""), PrometheusText.parse(AFTER));
+        assertTrue(report.json().contains(
+                "\"tlsadmit_connections_total{decision=\\\"refused\\\",verdict=\\\"NEW\\\"}\": 3.0"), report.json());
+    }
+}
