@@ -1,0 +1,380 @@
+package io.tlsadmit.experiment;
+
+import io.tlsadmit.experiment.report.Charts;
+import io.tlsadmit.experiment.report.ResultsCsv;
+import io.tlsadmit.experiment.report.SummaryTable;
+import io.tlsadmit.experiment.server.CpuPinning;
+import io.tlsadmit.experiment.server.ProcessCpu;
+import io.tlsadmit.experiment.server.RubisDatabase;
+import io.tlsadmit.experiment.server.RubisServer;
+import io.tlsadmit.experiment.step.GatlingStep;
+import io.tlsadmit.experiment.step.KneeSearch;
+import io.tlsadmit.experiment.step.StepFigures;
+import io.tlsadmit.experiment.step.StepResult;
+import io.tlsadmit.testing.TestKeystore;
+import io.tlsadmit.testing.TomcatDistribution;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The overload experiment of issue 7: Gatling RUBiS users arriving at rising rates against stock Tomcat, the
+ * tlsadmit gate (static budget tuned at the knee, adaptive budget) and HAProxy terminating TLS with
+ * {@code maxsslrate}; the server on CPU 0, this JVM (Gatling) on CPU 1. Writes {@code steps.csv}, the charts and
+ * {@code summary.md} to {@code --out}.
+ */
+public final class Experiment {
+
+    static final String LOAD_GENERATOR_CPUS = "1";
+    /** Gatling start-up and shutdown around each step, for the time estimate only. */
+    private static final int STEP_OVERHEAD_SECONDS = 6;
+    private static final int SERVER_START_SECONDS = 25;
+    private static final double[] MAXSSLRATE_CANDIDATES = {0.5, 1, 1.5, 2};
+
+    private final ExperimentOptions options;
+    private final Path root;
+    private final Path out;
+    private final Progress progress = new Progress();
+    private final List<StepResult> steps = new ArrayList<>();
+    private final long self = ProcessHandle.current().pid();
+    private RubisServer.Setup setup;
+    private String databaseNote;
+    private int stepNumber;
+
+    private Experiment(ExperimentOptions options) {
+        this.options = options;
+        this.root = Path.of(System.getProperty("tlsadmit.root", ".")).toAbsolutePath().normalize();
+        this.out = root.resolve(options.out()).normalize();
+    }
+
+    public static void main(String[] args) {
+        System.setProperty("java.awt.headless", "true");
+        ExperimentOptions options;
+        try {
+            options = ExperimentOptions.parse(args);
+        } catch (ExperimentOptions.HelpRequested help) {
+            System.out.print(ExperimentOptions.USAGE);
+            return;
+        } catch (IllegalArgumentException e) {
+            System.err.println("experiment: " + e.getMessage() + "\n\n" + ExperimentOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        try {
+            new Experiment(options).run();
+        } catch (IllegalStateException | UncheckedIOException e) {
+            System.err.println("experiment: " + e.getMessage());
+            System.exit(1);
+        }
+        // Gatling leaves non-daemon threads behind
+        System.exit(0);
+    }
+
+    private void run() throws IllegalStateException {
+        if (Runtime.getRuntime().availableProcessors() < 2) {
+            throw new IllegalStateException("needs 2 CPUs: one for the server, one for the load generator");
+        }
+        CpuPinning.pin(self, LOAD_GENERATOR_CPUS);
+        prepare();
+        Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        double startLoad = ProcessCpu.loadAverage();
+        double knee = options.knee();
+        List<Double> rates = options.rates();
+        if (rates.isEmpty() && knee == 0) {
+            knee = searchKnee();
+        }
+        if (rates.isEmpty()) {
+            List<Double> fromKnee = new ArrayList<>();
+            for (double m : options.multipliers()) {
+                fromKnee.add(round(m * knee));
+            }
+            rates = fromKnee;
+        }
+        planSweep(rates);
+        for (Mode mode : options.modes()) {
+            if (mode == Mode.STATIC || (mode == Mode.HAPROXY && options.maxSslRate() == 0)) {
+                knee = kneeSoFar(knee);
+            }
+            sweep(mode, rates, knee);
+        }
+        knee = kneeSoFar(knee);
+        List<String> cpuChange = options.cpuChange() ? cpuChange(knee) : List.of();
+        writeResults(knee, started, startLoad, cpuChange);
+        progress.log("done. Charts: %s/{throughput,response-time,completed-sessions,refused-connections}.png",
+                out);
+        progress.log("summary: %s; every step: %s", out.resolve("summary.md"), out.resolve("steps.csv"));
+    }
+
+    private void prepare() {
+        TomcatDistribution distribution = TomcatDistribution.fromBuild();
+        TestKeystore.KeyType type = switch (options.key()) {
+            case "rsa4096" -> TestKeystore.KeyType.RSA_4096;
+            case "ec" -> TestKeystore.KeyType.EC_P256;
+            default -> TestKeystore.KeyType.RSA_2048;
+        };
+        TestKeystore keystore = TestKeystore.create(distribution.home().getParent().resolve("keystores"), type);
+        Path war = existing(root.resolve("rubis-app/target/rubis.war"));
+        Path gate = existing(root.resolve("valve/target/tlsadmit-tomcat.jar"));
+        Path context = existing(root.resolve("rubis-app/target/rubis-mariadb.xml"));
+        String jdbcUrl = null;
+        if (options.database().equals("mariadb")) {
+            RubisDatabase database = new RubisDatabase(options.scale());
+            progress.log("preparing RUBiS data (MariaDB, scale %s)", options.scale());
+            databaseNote = database.prepare(root.resolve("rubis-app/target/rubis-datagen.jar"));
+            jdbcUrl = database.jdbcUrl();
+        } else {
+            databaseNote = "H2 in each Tomcat's base, loaded by the webapp at scale " + options.scale();
+        }
+        progress.log("%s; Tomcat %s, %s, TLS %s; server on CPU %s, Gatling (this JVM, pid %d) on CPU %s",
+                databaseNote, distribution.version(), options.key(), options.tls(), RubisServer.SERVER_CPUS, self,
+                LOAD_GENERATOR_CPUS);
+        setup = new RubisServer.Setup(distribution, keystore, options.tls(), war, gate, context, jdbcUrl,
+                options.scale());
+        try {
+            Files.createDirectories(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + out, e);
+        }
+    }
+
+    /** Doubles the stock server's load from {@code --start-rate} until throughput has stopped growing. */
+    private double searchKnee() {
+        KneeSearch search = new KneeSearch(options.startRate());
+        progress.plan(SERVER_START_SECONDS + 5L * stepSeconds(options.stepSeconds()));
+        try (RubisServer server = start(Mode.STOCK, 0, 0)) {
+            for (double rate = search.nextRate(); !Double.isNaN(rate); rate = search.nextRate()) {
+                StepResult r = step(server, "knee", rate, Double.NaN, options.stepSeconds(), "knee search");
+                search.record(rate, r.throughput());
+            }
+        }
+        double knee = search.knee();
+        progress.log("knee of stock Tomcat: %.0f new users/s (highest throughput)", knee);
+        return knee;
+    }
+
+    private void planSweep(List<Double> rates) {
+        for (Mode mode : options.modes()) {
+            progress.plan(SERVER_START_SECONDS + (long) rates.size() * stepSeconds(options.stepSeconds()));
+            if (mode == Mode.HAPROXY && options.maxSslRate() == 0) {
+                progress.plan(MAXSSLRATE_CANDIDATES.length * (SERVER_START_SECONDS
+                        + stepSeconds(Math.max(options.warmupSeconds() + 2, options.stepSeconds() / 2))));
+            }
+        }
+        if (options.cpuChange()) {
+            progress.plan(cpuChangeModes().size() * (SERVER_START_SECONDS
+                    + stepSeconds(3 * options.cpuChangeSeconds())));
+        }
+    }
+
+    private void sweep(Mode mode, List<Double> rates, double knee) {
+        double staticBudget = mode == Mode.STATIC ? knee : 0;
+        int maxSslRate = mode == Mode.HAPROXY ? (options.maxSslRate() > 0 ? options.maxSslRate() : tuneMaxSslRate(knee)) : 0;
+        double limit = mode == Mode.STATIC ? staticBudget : mode == Mode.HAPROXY ? maxSslRate : Double.NaN;
+        try (RubisServer server = start(mode, staticBudget, maxSslRate)) {
+            int i = 0;
+            for (double rate : rates) {
+                i++;
+                step(server, "sweep", rate, limit, options.stepSeconds(),
+                        String.format(Locale.ROOT, "sweep step %d/%d", i, rates.size()));
+            }
+        }
+    }
+
+    /**
+     * HAProxy's best {@code maxsslrate}: a few candidates around the knee, each measured at 4× the knee for half
+     * a step; the one with the highest throughput wins.
+     */
+    private int tuneMaxSslRate(double knee) {
+        int stepSeconds = Math.max(options.warmupSeconds() + 2, options.stepSeconds() / 2);
+        int best = 0;
+        double bestThroughput = -1;
+        for (double c : MAXSSLRATE_CANDIDATES) {
+            int candidate = (int) Math.max(1, Math.round(c * knee));
+            try (RubisServer server = start(Mode.HAPROXY, 0, candidate)) {
+                StepResult r = step(server, "maxsslrate", round(4 * knee), candidate, stepSeconds,
+                        "maxsslrate " + candidate + " at 4x knee");
+                if (r.throughput() > bestThroughput) {
+                    bestThroughput = r.throughput();
+                    best = candidate;
+                }
+            }
+        }
+        progress.log("HAProxy: best maxsslrate %d (%.0f replies/s at 4x the knee)", best, bestThroughput);
+        return best;
+    }
+
+    /** Tomcat's CPUs go 1 -> 2 -> 1 while users arrive at 2x the (one-CPU) knee. */
+    private List<String> cpuChange(double knee) {
+        List<String> rows = new ArrayList<>();
+        rows.add("mode,second,server_cpus,replies_per_s,completed_sessions_per_s,refused_connections_per_s,"
+                + "budget_full_handshakes_per_s");
+        List<double[]> series = new ArrayList<>();
+        List<String> labels = new ArrayList<>();
+        List<Mode> modes = cpuChangeModes();
+        int phase = options.cpuChangeSeconds();
+        for (Mode mode : modes) {
+            try (RubisServer server = start(mode, knee, 0)) {
+                progress.log("CPU change, %s: %.0f new users/s, server CPUs 0 -> 0,1 -> 0, %d s each",
+                        mode.label(), round(2 * knee), phase);
+                Map<Integer, String> budget = new HashMap<>();
+                ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
+                long t0 = System.nanoTime();
+                clock.schedule(() -> server.pin("0,1"), phase, TimeUnit.SECONDS);
+                clock.schedule(() -> server.pin(RubisServer.SERVER_CPUS), 2L * phase, TimeUnit.SECONDS);
+                clock.scheduleAtFixedRate(() -> budget.put((int) ((System.nanoTime() - t0) / 1_000_000_000L),
+                        budgetRate(server)), 1, 1, TimeUnit.SECONDS);
+                Path dir = out.resolve("runs").resolve("cpu-change-" + mode.label());
+                GatlingStep.run(dir, "cpu-change-" + mode.label(), properties(server, round(2 * knee), 3 * phase));
+                clock.shutdownNow();
+                server.pin(RubisServer.SERVER_CPUS);
+                progress.done(SERVER_START_SECONDS + stepSeconds(3 * phase));
+                double[] replies = new double[3 * phase];
+                for (int s = 0; s < 3 * phase; s++) {
+                    StepFigures second = GatlingStep.figures(dir, s, s + 1);
+                    replies[s] = second.perSecond("replies");
+                    rows.add(String.format(Locale.ROOT, "%s,%d,%d,%.0f,%.0f,%.0f,%s", mode.label(), s,
+                            s >= phase && s < 2 * phase ? 2 : 1, replies[s], second.perSecond("sessions_completed"),
+                            second.perSecond("connections_refused"), budget.getOrDefault(s, "")));
+                }
+                series.add(replies);
+                labels.add(mode.label());
+            }
+        }
+        Charts.cpuChange(out.resolve("cpu-change.png"), modes, series, labels);
+        return rows;
+    }
+
+    private List<Mode> cpuChangeModes() {
+        return options.modes().stream().filter(m -> m != Mode.HAPROXY).toList();
+    }
+
+    private static String budgetRate(RubisServer server) {
+        for (String line : server.scrapeMetrics().split("\n")) {
+            if (line.startsWith("tlsadmit_budget_full_handshakes_per_second ")) {
+                return line.substring(line.indexOf(' ') + 1).strip();
+            }
+        }
+        return "";
+    }
+
+    private RubisServer start(Mode mode, double staticBudget, int maxSslRate) {
+        progress.log("starting %s server%s", mode.label(), mode == Mode.STATIC
+                ? String.format(Locale.ROOT, " (budget %.1f full handshakes/s)", staticBudget)
+                : mode == Mode.HAPROXY ? " (maxsslrate " + maxSslRate + ")" : "");
+        return RubisServer.start(mode, setup, staticBudget, maxSslRate);
+    }
+
+    private StepResult step(RubisServer server, String phase, double rate, double limit, int seconds, String what) {
+        stepNumber++;
+        String name = String.format(Locale.ROOT, "%03d-%s-%s-%s", stepNumber, server.mode().label(), phase,
+                String.format(Locale.ROOT, "%.1f", rate));
+        progress.log("%s, %s: %.1f new users/s for %d s", server.mode().label(), what, rate, seconds);
+        Path dir = out.resolve("runs").resolve(name);
+        int warmup = Math.min(options.warmupSeconds(), seconds - 1);
+        double[] cpu = new double[4];
+        double[] load = {Double.NaN};
+        ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
+        clock.schedule(() -> {
+            cpu[0] = server.cpuSeconds();
+            cpu[1] = ProcessCpu.seconds(self);
+        }, warmup, TimeUnit.SECONDS);
+        clock.schedule(() -> {
+            cpu[2] = server.cpuSeconds();
+            cpu[3] = ProcessCpu.seconds(self);
+            load[0] = ProcessCpu.loadAverage();
+        }, seconds, TimeUnit.SECONDS);
+        GatlingStep.run(dir, name, properties(server, rate, seconds));
+        clock.shutdown();
+        double window = seconds - warmup;
+        StepResult r = StepResult.of(server.mode(), phase, rate, limit, seconds,
+                GatlingStep.figures(dir, warmup, seconds), 100 * (cpu[2] - cpu[0]) / window,
+                100 * (cpu[3] - cpu[1]) / window, load[0]);
+        steps.add(r);
+        writeSteps();
+        progress.done(stepSeconds(seconds));
+        progress.log("  %.0f replies/s, %.2f completed sessions/s, %.1f refused conn/s, page mean %.0f ms p99 %.0f ms,"
+                        + " server CPU %.0f%%, Gatling CPU %.0f%%, load %.1f",
+                r.throughput(), r.completedSessionsPerSec(), r.refusedConnectionsPerSec(), r.pageMeanMillis(),
+                r.pageP99Millis(), r.serverCpuPercent(), r.driverCpuPercent(), r.loadAverage());
+        return r;
+    }
+
+    private Map<String, String> properties(RubisServer server, double rate, int seconds) {
+        Map<String, String> p = new HashMap<>();
+        p.put("rubis.baseUrl", server.baseUrl());
+        p.put("rubis.metricsUrl", server.metricsUrl());
+        p.put("rubis.serverPid", Long.toString(server.tomcatPid()));
+        p.put("rubis.mix", "browsing");
+        p.put("rubis.model", "open");
+        p.put("rubis.poisson", "true");
+        p.put("rubis.usersPerSec", Double.toString(rate));
+        p.put("rubis.durationSec", Integer.toString(seconds));
+        p.put("rubis.drainSec", Integer.toString(options.drainSeconds()));
+        p.put("rubis.thinkTimeScale", Double.toString(options.thinkTimeScale()));
+        p.put("rubis.maxTransitions", Integer.toString(options.pages()));
+        return p;
+    }
+
+    private double kneeSoFar(double knee) {
+        if (knee > 0) {
+            return knee;
+        }
+        List<double[]> stock = steps.stream().filter(s -> s.mode() == Mode.STOCK)
+                .map(s -> new double[] {s.usersPerSec(), s.throughput()}).toList();
+        double found = KneeSearch.kneeOf(stock);
+        progress.log("knee of stock Tomcat: %.0f new users/s (highest throughput of its sweep)", found);
+        return found;
+    }
+
+    private int stepSeconds(int seconds) {
+        return seconds + options.drainSeconds() + STEP_OVERHEAD_SECONDS;
+    }
+
+    private void writeSteps() {
+        write(out.resolve("steps.csv"), ResultsCsv.format(steps));
+    }
+
+    private void writeResults(double knee, Instant started, double startLoad, List<String> cpuChange) {
+        List<StepResult> sweep = steps.stream().filter(s -> s.phase().equals("sweep")).toList();
+        Charts.write(out, sweep, options.modes(), knee);
+        if (!cpuChange.isEmpty()) {
+            write(out.resolve("cpu-change.csv"), String.join("\n", cpuChange) + "\n");
+        }
+        write(out.resolve("summary.md"), Summary.markdown(new Summary.Run(options, knee, started, Instant.now()
+                .truncatedTo(ChronoUnit.SECONDS), startLoad, ProcessCpu.loadAverage(), databaseNote,
+                setup.distribution().version(), root.relativize(out).toString()), steps, sweep,
+                SummaryTable.markdown(sweep, knee)));
+    }
+
+    private static void write(Path file, String text) {
+        try {
+            Files.writeString(file, text);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+
+    private static Path existing(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalStateException("no " + file + ": build it first (bin/experiment does:"
+                    + " mvn -pl experiment,valve,rubis-app -am package -DskipTests)");
+        }
+        return file;
+    }
+
+    /** Rates are computed from a measured knee; one decimal is all a Poisson arrival rate needs. */
+    static double round(double rate) {
+        return Math.round(rate * 10) / 10.0;
+    }
+}

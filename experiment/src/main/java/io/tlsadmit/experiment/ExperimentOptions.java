@@ -1,0 +1,201 @@
+package io.tlsadmit.experiment;
+
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The experiment's command line. {@code --quick} is the README demo: stock against the adaptive gate, a few
+ * short steps each; every other option overrides what it implies.
+ */
+public record ExperimentOptions(
+        List<Mode> modes,
+        List<Double> multipliers,
+        List<Double> rates,
+        double knee,
+        double startRate,
+        int stepSeconds,
+        int warmupSeconds,
+        int drainSeconds,
+        String database,
+        double scale,
+        String key,
+        String tls,
+        double thinkTimeScale,
+        int pages,
+        boolean cpuChange,
+        int cpuChangeSeconds,
+        int maxSslRate,
+        Path out,
+        boolean quick) {
+
+    public static final String USAGE = """
+            usage: bin/experiment [options]
+              --quick                 the demo: stock vs adaptive, 4 steps of 12 s each (about a minute a mode)
+              --modes LIST            stock,static,adaptive,haproxy (default: all four)
+              --multipliers LIST      new users/s as multiples of the knee (default 0.5,1,2,4,8)
+              --rates LIST            new users/s as absolute values; skips the knee search
+              --knee N                the knee in new users/s; skips the knee search
+              --start-rate N          the knee search starts here and doubles (default 4)
+              --step-seconds N        users arrive for this long per step (default 60)
+              --warmup-seconds N      the start of a step left out of its figures (default 20)
+              --drain-seconds N       after arrivals stop, users still inside may finish (default 5)
+              --db mariadb|h2         RUBiS database (default mariadb: rubis_experiment on 127.0.0.1:3306)
+              --scale S               RUBiS data set scale, loaded once (default 0.01)
+              --key rsa2048|rsa4096|ec  server certificate key (default rsa2048)
+              --tls 1.3|1.2           TLS version (default 1.3)
+              --think-scale X         multiplies RUBiS think times (mean 7 s) (default 0.1)
+              --pages N               pages per user session at most (default 20)
+              --cpu-change / --no-cpu-change   the 1 -> 2 -> 1 CPU run (default on, off with --quick)
+              --cpu-change-seconds N  length of each CPU phase (default 30)
+              --maxsslrate N          HAProxy's maxsslrate; skips its sweep
+              --out DIR               results (default docs/results/<date>[-quick])
+              --help                  this text
+            """;
+
+    private static final List<String> VALUED = List.of("--modes", "--multipliers", "--rates", "--knee",
+            "--start-rate", "--step-seconds", "--warmup-seconds", "--drain-seconds", "--db", "--scale", "--key",
+            "--tls", "--think-scale", "--pages", "--cpu-change-seconds", "--maxsslrate", "--out");
+
+    public static ExperimentOptions parse(String[] args) {
+        boolean quick = List.of(args).contains("--quick");
+        List<Mode> modes = quick ? List.of(Mode.STOCK, Mode.ADAPTIVE)
+                : List.of(Mode.STOCK, Mode.STATIC, Mode.ADAPTIVE, Mode.HAPROXY);
+        List<Double> multipliers = List.of(0.5, 1.0, 2.0, 4.0, 8.0);
+        List<Double> rates = quick ? List.of(10.0, 40.0, 80.0, 160.0) : List.of();
+        double knee = 0;
+        double startRate = 4;
+        int stepSeconds = quick ? 12 : 60;
+        int warmupSeconds = quick ? 4 : 20;
+        int drainSeconds = quick ? 3 : 5;
+        String database = "mariadb";
+        double scale = 0.01;
+        String key = "rsa2048";
+        String tls = "1.3";
+        double thinkTimeScale = 0.1;
+        int pages = 20;
+        boolean cpuChange = !quick;
+        int cpuChangeSeconds = 30;
+        int maxSslRate = 0;
+        Path out = null;
+        for (int i = 0; i < args.length; i++) {
+            String option = args[i];
+            switch (option) {
+                case "--quick" -> { }
+                case "--help", "-h" -> throw new HelpRequested();
+                case "--cpu-change" -> cpuChange = true;
+                case "--no-cpu-change" -> cpuChange = false;
+                default -> {
+                    if (!VALUED.contains(option)) {
+                        throw new IllegalArgumentException(option.startsWith("--")
+                                ? "unknown option '" + option + "'" : "unexpected argument '" + option + "'");
+                    }
+                    if (i + 1 >= args.length) {
+                        throw new IllegalArgumentException(option + " needs a value");
+                    }
+                    String value = args[++i];
+                    switch (option) {
+                        case "--modes" -> modes = modes(value);
+                        case "--multipliers" -> multipliers = positives(option, value);
+                        case "--rates" -> rates = positives(option, value);
+                        case "--knee" -> knee = positive(option, value);
+                        case "--start-rate" -> startRate = positive(option, value);
+                        case "--step-seconds" -> stepSeconds = whole(option, value, 2);
+                        case "--warmup-seconds" -> warmupSeconds = whole(option, value, 0);
+                        case "--drain-seconds" -> drainSeconds = whole(option, value, 0);
+                        case "--db" -> database = oneOf(option, value, "mariadb", "h2");
+                        case "--scale" -> scale = positive(option, value);
+                        case "--key" -> key = oneOf(option, value, "rsa2048", "rsa4096", "ec");
+                        case "--tls" -> tls = oneOf(option, value, "1.3", "1.2");
+                        case "--think-scale" -> thinkTimeScale = positive(option, value);
+                        case "--pages" -> pages = whole(option, value, 1);
+                        case "--cpu-change-seconds" -> cpuChangeSeconds = whole(option, value, 2);
+                        case "--maxsslrate" -> maxSslRate = whole(option, value, 1);
+                        case "--out" -> out = Path.of(value);
+                        default -> throw new AssertionError(option);
+                    }
+                }
+            }
+        }
+        if (warmupSeconds >= stepSeconds) {
+            throw new IllegalArgumentException("--warmup-seconds (" + warmupSeconds
+                    + ") must be shorter than --step-seconds (" + stepSeconds + ")");
+        }
+        if (modes.contains(Mode.STATIC) && !modes.contains(Mode.STOCK) && knee == 0) {
+            throw new IllegalArgumentException("mode static is tuned at the knee of the stock sweep: add stock to"
+                    + " --modes or give --knee");
+        }
+        if (out == null) {
+            out = Path.of("docs", "results", LocalDate.now(ZoneOffset.UTC) + (quick ? "-quick" : ""));
+        }
+        return new ExperimentOptions(List.copyOf(modes), multipliers, rates, knee, startRate, stepSeconds,
+                warmupSeconds, drainSeconds, database, scale, key, tls, thinkTimeScale, pages, cpuChange,
+                cpuChangeSeconds, maxSslRate, out, quick);
+    }
+
+    /** {@code --help}: print the usage and stop, without an error. */
+    public static final class HelpRequested extends RuntimeException {
+        HelpRequested() {
+            super("help", null, false, false);
+        }
+    }
+
+    private static List<Mode> modes(String value) {
+        List<Mode> modes = new ArrayList<>();
+        for (String part : value.split(",")) {
+            Mode mode = Mode.parse(part);
+            if (!modes.contains(mode)) {
+                modes.add(mode);
+            }
+        }
+        // the stock sweep comes first: it gives the knee the others are judged (and static is tuned) at
+        modes.sort(null);
+        return modes;
+    }
+
+    private static List<Double> positives(String option, String value) {
+        List<Double> numbers = new ArrayList<>();
+        for (String part : value.split(",")) {
+            numbers.add(positive(option, part));
+        }
+        return List.copyOf(numbers);
+    }
+
+    private static double positive(String option, String value) {
+        try {
+            double number = Double.parseDouble(value.strip());
+            if (number > 0 && Double.isFinite(number)) {
+                return number;
+            }
+        } catch (NumberFormatException e) {
+            // reported below, with the option's name
+        }
+        throw new IllegalArgumentException(option + " must be a positive number, got '" + value + "'");
+    }
+
+    private static int whole(String option, String value, int min) {
+        try {
+            int number = Integer.parseInt(value.strip());
+            if (number >= min) {
+                return number;
+            }
+        } catch (NumberFormatException e) {
+            // reported below, with the option's name
+        }
+        throw new IllegalArgumentException(option + " must be a whole number >= " + min + ", got '" + value + "'");
+    }
+
+    private static String oneOf(String option, String value, String... allowed) {
+        String v = value.strip().toLowerCase(Locale.ROOT);
+        for (String candidate : allowed) {
+            if (candidate.equals(v)) {
+                return v;
+            }
+        }
+        throw new IllegalArgumentException(option + " must be one of " + String.join(", ", allowed) + ", got '"
+                + value + "'");
+    }
+}

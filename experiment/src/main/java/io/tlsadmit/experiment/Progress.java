@@ -1,0 +1,34 @@
+package io.tlsadmit.experiment;
+
+import java.time.Duration;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+
+/** Console progress: what runs now, how long the run has taken and about how long it still needs. */
+final class Progress {
+
+    private final long started = System.nanoTime();
+    private long plannedSeconds;
+    private long doneSeconds;
+
+    void plan(long seconds) {
+        plannedSeconds += seconds;
+    }
+
+    void done(long seconds) {
+        doneSeconds += seconds;
+    }
+
+    void log(String format, Object... args) {
+        System.out.printf("%s [%s elapsed, ~%s left] %s%n", LocalTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS),
+                format(Duration.ofNanos(System.nanoTime() - started)),
+                format(Duration.ofSeconds(Math.max(0, plannedSeconds - doneSeconds))), String.format(format, args));
+        System.out.flush();
+    }
+
+    static String format(Duration d) {
+        long s = d.toSeconds();
+        return String.format("%d:%02d:%02d", s / 3600, (s % 3600) / 60, s % 60);
+    }
+}

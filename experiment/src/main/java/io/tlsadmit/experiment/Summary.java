@@ -1,0 +1,91 @@
+package io.tlsadmit.experiment;
+
+import io.tlsadmit.experiment.step.StepResult;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * {@code summary.md}: the "Overload experiment" section for docs/benchmarks.md — how the run was made (command,
+ * date, machine, load average), the headline table, and the figures' files.
+ */
+final class Summary {
+
+    private Summary() {
+    }
+
+    record Run(ExperimentOptions options, double knee, Instant started, Instant finished, double loadAtStart,
+            double loadAtEnd, String database, String tomcatVersion, String outDir) {
+    }
+
+    static String markdown(Run run, List<StepResult> all, List<StepResult> sweep, String table) {
+        ExperimentOptions o = run.options();
+        double minLoad = all.stream().mapToDouble(StepResult::loadAverage).filter(v -> !Double.isNaN(v)).min().orElse(Double.NaN);
+        double maxLoad = all.stream().mapToDouble(StepResult::loadAverage).filter(v -> !Double.isNaN(v)).max().orElse(Double.NaN);
+        double maxDriverCpu = all.stream().mapToDouble(StepResult::driverCpuPercent).max().orElse(Double.NaN);
+        String staticLimit = limitOf(sweep, Mode.STATIC);
+        String haproxyLimit = limitOf(sweep, Mode.HAPROXY);
+        StringBuilder out = new StringBuilder();
+        out.append("## Overload experiment").append(o.quick() ? " (quick demo run)" : "").append("\n\n");
+        out.append(String.format(Locale.ROOT, """
+                Run %s → %s UTC on this machine (2 shared cores, 24 GiB; other engineers were building: 1-minute \
+                load average %.1f at the start, %.1f–%.1f at the ends of the steps, %.1f at the end — the figures \
+                are noisy and the CPU given to Tomcat was shared with those builds). Command:
+
+                ```
+                bin/experiment %s
+                ```
+
+                Tomcat %s (JDK %s) pinned to CPU 0 with `taskset -a -cp 0`, Gatling 3.15.1 in the experiment's JVM on \
+                CPU 1; %s, TLS %s. RUBiS browsing mix, open model (Poisson arrivals of new users), think time scaled \
+                by %s (mean %.1f s), at most %d pages per session, 10 s request timeout; %s. MariaDB itself is not \
+                pinned (it is shared with other tests).
+
+                Each step: users arrive for %d s; the first %d s are left out, the figures are per-second means over \
+                the remaining %d s; then %d s of drain. Knee (stock Tomcat's highest throughput): **%.0f new \
+                users/s**.%s%s
+
+                """, run.started(), run.finished(), run.loadAtStart(), minLoad, maxLoad, run.loadAtEnd(),
+                String.join(" ", commandLine(o)), run.tomcatVersion(), Runtime.version().feature(), o.key(), o.tls(),
+                o.thinkTimeScale(), 7 * o.thinkTimeScale(), o.pages(), run.database(), o.stepSeconds(),
+                o.warmupSeconds(), o.stepSeconds() - o.warmupSeconds(), o.drainSeconds(), run.knee(),
+                staticLimit.isEmpty() ? "" : " Static budget: " + staticLimit + " new full handshakes/s (the knee).",
+                haproxyLimit.isEmpty() ? "" : " HAProxy `maxsslrate`: " + haproxyLimit
+                        + " (best throughput at 4× the knee among 0.5, 1, 1.5, 2 × the knee, see `steps.csv` phase"
+                        + " `maxsslrate`)."));
+        out.append("Throughput (replies/s: pages and images), completed sessions as a fraction of the mode's own peak;"
+                + " p99 of page response time in ms:\n\n");
+        out.append(table).append('\n');
+        out.append(String.format(Locale.ROOT, "The load generator's CPU (CPU 1) stayed at or below %.0f %% of one core"
+                + " in every step (`driver_cpu_pct` in `steps.csv`).%n%n", maxDriverCpu));
+        out.append("Charts (`").append(run.outDir()).append("/`): `throughput.png`, `response-time.png`,"
+                + " `response-time-p99.png`, `completed-sessions.png`, `refused-connections.png`")
+                .append(o.cpuChange() ? ", `cpu-change.png` (and `cpu-change.csv`)" : "")
+                .append("; every step in `steps.csv`, each Gatling run's own figures under `runs/`.\n");
+        return out.toString();
+    }
+
+    private static String limitOf(List<StepResult> sweep, Mode mode) {
+        return sweep.stream().filter(s -> s.mode() == mode && !Double.isNaN(s.limit())).findFirst()
+                .map(s -> String.format(Locale.ROOT, "%.0f", s.limit())).orElse("");
+    }
+
+    /** The options as they were in effect, so the command can be run again. */
+    static List<String> commandLine(ExperimentOptions o) {
+        if (o.quick()) {
+            return List.of("--quick");
+        }
+        return List.of("--modes", o.modes().stream().map(Mode::label).collect(Collectors.joining(",")),
+                o.rates().isEmpty() ? "--multipliers" : "--rates",
+                (o.rates().isEmpty() ? o.multipliers() : o.rates()).stream().map(Summary::number)
+                        .collect(Collectors.joining(",")),
+                "--step-seconds", Integer.toString(o.stepSeconds()), "--warmup-seconds",
+                Integer.toString(o.warmupSeconds()), "--db", o.database(), "--scale", number(o.scale()),
+                o.cpuChange() ? "--cpu-change-seconds " + o.cpuChangeSeconds() : "--no-cpu-change");
+    }
+
+    private static String number(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+    }
+}

@@ -1,0 +1,75 @@
+package io.tlsadmit.experiment.report;
+
+import io.tlsadmit.experiment.Mode;
+import io.tlsadmit.experiment.step.StepResult;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/** The paper's figures: one measure against new users per second, every mode on one chart. */
+public final class Charts {
+
+    private Charts() {
+    }
+
+    public static void write(Path dir, List<StepResult> sweep, List<Mode> modes, double knee) {
+        chart(dir.resolve("throughput.png"), "Throughput", "replies/s", sweep, modes, knee, StepResult::throughput);
+        chart(dir.resolve("response-time.png"), "Response time (page, mean)", "ms", sweep, modes, knee,
+                StepResult::pageMeanMillis);
+        chart(dir.resolve("response-time-p99.png"), "Response time (page, p99)", "ms", sweep, modes, knee,
+                StepResult::pageP99Millis);
+        chart(dir.resolve("completed-sessions.png"), "Completed sessions", "sessions/s", sweep, modes, knee,
+                StepResult::completedSessionsPerSec);
+        chart(dir.resolve("refused-connections.png"), "Refused connections", "connections/s", sweep, modes, knee,
+                StepResult::refusedConnectionsPerSec);
+    }
+
+    private static void chart(Path file, String title, String yTitle, List<StepResult> sweep, List<Mode> modes,
+            double knee, ToDoubleFunction<StepResult> measure) {
+        XYChart chart = new XYChartBuilder().width(800).height(500).title(title + String.format(
+                java.util.Locale.ROOT, " (knee %.0f new users/s)", knee))
+                .xAxisTitle("new users/s").yAxisTitle(yTitle).build();
+        chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNE);
+        for (Mode mode : modes) {
+            List<StepResult> steps = sweep.stream().filter(s -> s.mode() == mode && !Double.isNaN(measure.applyAsDouble(s)))
+                    .sorted(java.util.Comparator.comparingDouble(StepResult::usersPerSec)).toList();
+            if (steps.isEmpty()) {
+                continue;
+            }
+            double[] x = steps.stream().mapToDouble(StepResult::usersPerSec).toArray();
+            double[] y = steps.stream().mapToDouble(measure).toArray();
+            chart.addSeries(mode.label(), x, y).setMarker(SeriesMarkers.CIRCLE);
+        }
+        save(chart, file);
+    }
+
+    /** The CPU-change run: throughput per second while Tomcat's CPUs go 1 → 2 → 1. */
+    public static void cpuChange(Path file, List<Mode> modes, List<double[]> seconds, List<String> labels) {
+        XYChart chart = new XYChartBuilder().width(800).height(500)
+                .title("Tomcat's CPUs change mid-run: 1 -> 2 -> 1").xAxisTitle("second")
+                .yAxisTitle("replies/s").build();
+        for (int i = 0; i < modes.size(); i++) {
+            double[] series = seconds.get(i);
+            double[] x = new double[series.length];
+            for (int s = 0; s < x.length; s++) {
+                x[s] = s;
+            }
+            chart.addSeries(labels.get(i), x, series).setMarker(SeriesMarkers.NONE);
+        }
+        save(chart, file);
+    }
+
+    private static void save(XYChart chart, Path file) {
+        try {
+            BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+}

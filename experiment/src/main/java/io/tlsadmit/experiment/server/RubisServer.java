@@ -1,0 +1,216 @@
+package io.tlsadmit.experiment.server;
+
+import io.tlsadmit.experiment.Mode;
+import io.tlsadmit.testing.ConnectorSpec;
+import io.tlsadmit.testing.TestKeystore;
+import io.tlsadmit.testing.TomcatDistribution;
+import io.tlsadmit.testing.TomcatServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One leg's server: the real Tomcat distribution with {@code rubis.war}, its TLS front (Tomcat's own connector,
+ * the gated one, or HAProxy) pinned to CPU 0, and a plain connector for health checks and the gate's metrics.
+ */
+public final class RubisServer implements AutoCloseable {
+
+    public static final String SERVER_CPUS = "0";
+
+    private static final String GATE_PROTOCOL = "io.tlsadmit.tomcat.AdmissionNioProtocol";
+    private static final String GATE_VALVE = "<Valve className=\"io.tlsadmit.tomcat.TlsAdmissionValve\"/>";
+
+    private final Mode mode;
+    private final TomcatServer tomcat;
+    private final Haproxy haproxy;
+
+    private RubisServer(Mode mode, TomcatServer tomcat, Haproxy haproxy) {
+        this.mode = mode;
+        this.tomcat = tomcat;
+        this.haproxy = haproxy;
+    }
+
+    /** What every leg of one run shares: the distribution, the packaged files, the key and the database. */
+    public record Setup(TomcatDistribution distribution, TestKeystore keystore, String tls, Path war,
+            Path gateJar, Path mariadbContext, String jdbcUrl, double scale) {
+
+        public boolean h2() {
+            return jdbcUrl == null;
+        }
+    }
+
+    /**
+     * Starts the server for a mode. {@code staticBudget} is the static gate's rate, {@code maxSslRate} HAProxy's
+     * (0: no limit); both are ignored by the other modes.
+     */
+    public static RubisServer start(Mode mode, Setup setup, double staticBudget, int maxSslRate) {
+        String protocols = setup.tls().equals("1.2") ? "TLSv1.2" : "TLSv1.3";
+        TomcatServer.Builder builder = TomcatServer.builder(setup.distribution())
+                .name("experiment-" + mode.label())
+                .connector(ConnectorSpec.http("plain").attribute("maxThreads", "200"))
+                .webapp(setup.war())
+                .catalinaOpt("-Xmx1g")
+                .catalinaOpt("-Drubis.scale=" + setup.scale())
+                .startTimeout(Duration.ofSeconds(300));
+        if (!setup.h2()) {
+            builder.file("conf/Catalina/localhost/rubis.xml", read(setup.mariadbContext()))
+                    .catalinaOpt("-Drubis.jdbc.url=" + setup.jdbcUrl())
+                    .catalinaOpt("-Drubis.autoload=false");
+        }
+        if (mode != Mode.HAPROXY) {
+            ConnectorSpec tls = ConnectorSpec.https("tls", setup.keystore())
+                    .attribute("maxThreads", "200")
+                    .attribute("connectionTimeout", "20000")
+                    .sslHostConfig("protocols", protocols);
+            if (mode.gated()) {
+                // newSessionPolicy off: RUBiS pages carry no HTTP session, so the policy's 503s would be
+                // counted as replies; the experiment measures the TLS gate itself
+                tls.protocol(GATE_PROTOCOL).attribute("budget", mode.label()).attribute("newSessionPolicy", "off");
+                if (mode == Mode.STATIC) {
+                    String rate = String.format(Locale.ROOT, "%.1f", Math.max(1, staticBudget));
+                    tls.attribute("maxFullHandshakesPerSecond", rate)
+                            .attribute("fullHandshakeBurst", Long.toString(Math.max(1, Math.round(staticBudget))));
+                }
+                builder.lib(setup.gateJar()).engineXml(GATE_VALVE);
+            }
+            builder.connector(tls);
+        }
+        TomcatServer tomcat = builder.build().start();
+        Haproxy haproxy = null;
+        try {
+            CpuPinning.pin(tomcat.pid(), SERVER_CPUS);
+            awaitHealthy(tomcat);
+            if (mode == Mode.HAPROXY) {
+                haproxy = Haproxy.start(tomcat.base().resolve("haproxy"), setup.keystore(), setup.tls(), freePort(),
+                        tomcat.port("plain"), maxSslRate);
+                CpuPinning.pin(haproxy.pid(), SERVER_CPUS);
+            }
+            return new RubisServer(mode, tomcat, haproxy);
+        } catch (RuntimeException e) {
+            tomcat.close();
+            throw e;
+        }
+    }
+
+    public Mode mode() {
+        return mode;
+    }
+
+    public String baseUrl() {
+        return "https://127.0.0.1:" + (haproxy != null ? haproxy.port() : tomcat.port("tls"));
+    }
+
+    /** The gate's Prometheus text, or empty where there is no gate. */
+    public String metricsUrl() {
+        return mode.gated() ? "http://127.0.0.1:" + tomcat.port("plain") + "/tlsadmit/metrics" : "";
+    }
+
+    public long tomcatPid() {
+        return tomcat.pid();
+    }
+
+    /** Every process that does the server's work: Tomcat, and HAProxy when it terminates TLS. */
+    public List<Long> pids() {
+        List<Long> pids = new ArrayList<>(List.of(tomcat.pid()));
+        if (haproxy != null) {
+            pids.add(haproxy.pid());
+        }
+        return pids;
+    }
+
+    public double cpuSeconds() {
+        double total = 0;
+        for (long pid : pids()) {
+            total += ProcessCpu.seconds(pid);
+        }
+        return total;
+    }
+
+    public void pin(String cpus) {
+        for (long pid : pids()) {
+            CpuPinning.pin(pid, cpus);
+        }
+    }
+
+    public String scrapeMetrics() {
+        return metricsUrl().isEmpty() ? "" : get(metricsUrl());
+    }
+
+    @Override
+    public void close() {
+        if (haproxy != null) {
+            haproxy.close();
+        }
+        tomcat.close();
+    }
+
+    private static void awaitHealthy(TomcatServer tomcat) {
+        String url = "http://127.0.0.1:" + tomcat.port("plain") + "/rubis/health";
+        long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+        String last = "";
+        while (System.nanoTime() < deadline) {
+            try {
+                HttpResponse<String> health = HttpClient.newHttpClient().send(
+                        HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (health.statusCode() == 200) {
+                    return;
+                }
+                last = health.statusCode() + " " + health.body();
+            } catch (IOException e) {
+                last = e.toString();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        throw new IllegalStateException("RUBiS did not become healthy: " + last + "\n" + tomcat.tail());
+    }
+
+    private static String get(String url) {
+        try {
+            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body();
+        } catch (IOException e) {
+            return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("no " + file + ": build rubis-app (mvn -pl rubis-app -am package)", e);
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free port on 127.0.0.1", e);
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package io.tlsadmit.experiment;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SummaryTest {
+
+    @Test
+    void theRecordedCommandRunsTheSameExperimentAgain() {
+        ExperimentOptions o = ExperimentOptions.parse(new String[] {"--modes", "stock,adaptive", "--multipliers",
+            "0.5,1,2.5", "--step-seconds", "30", "--warmup-seconds", "10", "--no-cpu-change"});
+        List<String> command = Summary.commandLine(o);
+        assertEquals(List.of("--modes", "stock,adaptive", "--multipliers", "0.5,1,2.5", "--step-seconds", "30",
+                "--warmup-seconds", "10", "--db", "mariadb", "--scale", "0.01", "--no-cpu-change"), command);
+        ExperimentOptions again = ExperimentOptions.parse(String.join(" ", command).split(" "));
+        assertEquals(o.modes(), again.modes());
+        assertEquals(o.multipliers(), again.multipliers());
+        assertEquals(o.stepSeconds(), again.stepSeconds());
+    }
+
+    @Test
+    void theQuickDemoIsRecordedAsSuch() {
+        assertEquals(List.of("--quick"), Summary.commandLine(ExperimentOptions.parse(new String[] {"--quick"})));
+    }
+}

@@ -1,0 +1,62 @@
+package io.tlsadmit.experiment.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tlsadmit.experiment.Mode;
+import io.tlsadmit.experiment.step.StepResult;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ReportFormatTest {
+
+    private static StepResult step(Mode mode, double rate, double throughput, double completed, double p99) {
+        return new StepResult(mode, "sweep", rate, Double.NaN, 60, 40, throughput, throughput / 3, completed, 0.5, 0,
+                100, 90, 5, 5, 0, 12.5, p99, Double.NaN, Double.NaN, 97.04, 40, 9.5);
+    }
+
+    @Test
+    void csvHasOneRowPerStepWithUnmeasuredFiguresLeftEmpty() {
+        String csv = ResultsCsv.format(List.of(step(Mode.STOCK, 20, 1000, 10, 300), step(Mode.ADAPTIVE, 40, 900.5, 9, 80)));
+        List<String> lines = csv.lines().toList();
+        assertEquals(3, lines.size());
+        assertEquals(ResultsCsv.HEADER, lines.get(0));
+        assertEquals("stock,sweep,20,,60,40,1000,333.33,10,0.5,0,100,90,5,5,0,12.5,300,,,97.04,40,9.5", lines.get(1));
+        assertEquals(ResultsCsv.HEADER.split(",").length, lines.get(2).split(",", -1).length);
+    }
+
+    @Test
+    void numbersKeepTwoDecimalsAtMostWithoutTrailingZeros() {
+        assertEquals("3", ResultsCsv.number(3.0));
+        assertEquals("3.1", ResultsCsv.number(3.1));
+        assertEquals("3.14", ResultsCsv.number(3.14159));
+        assertEquals("0", ResultsCsv.number(-0.001));
+        assertEquals("", ResultsCsv.number(Double.NaN));
+    }
+
+    @Test
+    void summaryGivesEachModesOverloadFiguresAsFractionsOfItsOwnPeak() {
+        double knee = 10;
+        List<StepResult> sweep = List.of(
+                step(Mode.STOCK, 10, 1000, 20, 100), step(Mode.STOCK, 20, 500, 5, 9000),
+                step(Mode.STOCK, 40, 250, 2, 10000), step(Mode.STOCK, 80, 200, 1, 10000),
+                step(Mode.ADAPTIVE, 10, 900, 18, 50), step(Mode.ADAPTIVE, 20, 950, 19, 60),
+                step(Mode.ADAPTIVE, 40, 930, 18, 70));
+        String table = SummaryTable.markdown(sweep, knee);
+        List<String> rows = table.lines().toList();
+        assertEquals(4, rows.size());
+        assertEquals("| stock | 1000 | 10 | 20.00 | 0.50 | 0.25 | 9000 | 0.25 | 0.10 | 10000 | 0.20 | 0.05 | 10000 |",
+                rows.get(2));
+        // adaptive never ran 8x: the cells say so instead of inventing a figure
+        assertEquals("| adaptive | 950 | 20 | 19.00 | 1.00 | 1.00 | 60 | 0.98 | 0.95 | 70 | – | – | – |", rows.get(3));
+        assertTrue(rows.get(0).startsWith("| mode | peak throughput"));
+        assertEquals(rows.get(0).split("\\|").length, rows.get(1).split("\\|").length);
+    }
+
+    @Test
+    void aStepIsFoundAtAComputedRateDespiteRounding() {
+        List<StepResult> steps = List.of(step(Mode.STOCK, 33.3, 1, 1, 1));
+        assertTrue(SummaryTable.at(steps, 3 * 11.1111).isPresent());
+        assertTrue(SummaryTable.at(steps, 40).isEmpty());
+    }
+}
