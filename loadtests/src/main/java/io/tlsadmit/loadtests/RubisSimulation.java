@@ -46,9 +46,10 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <p>TLS: Gatling gives every virtual user its own SSL context and session cache, so the first connection of
  * a user is a full handshake and every later one (after the server closed an idle or used-up keep-alive
- * connection, or after a refusal) offers the user's session. One connection per user
+ * connection, or after a refusal) offers the user's session. By default one connection per user
  * ({@code maxConnectionsPerHost(1)}): images load one after the other on the page's connection, so a TLS 1.3
- * user never needs a second ticket at the same time as the first.
+ * user never needs a second ticket while its only one is in use (see README.md, "Why images load one after
+ * another").
  */
 public class RubisSimulation extends Simulation {
 
