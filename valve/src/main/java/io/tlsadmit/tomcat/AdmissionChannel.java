@@ -40,7 +40,12 @@ final class AdmissionChannel extends SecureNioChannel {
     private final AdmissionNioEndpoint endpoint;
     private final ConnectorGate gate;
     private final ConnectionAdmission admission;
-    private final ClientHello hello = new ClientHello();
+    /**
+     * Classifier scratch (about 11 KB with its extension bitmap) per worker thread, not per channel:
+     * channels live as long as their connections, and thousands of them are open under load, while
+     * the hello is only looked at during one {@link #admit()} call on one thread.
+     */
+    private static final ThreadLocal<ClientHello> SCRATCH = ThreadLocal.withInitial(ClientHello::new);
     private final ServerHelloObserver serverHello = new ServerHelloObserver();
     private final byte[] sessionId = new byte[32];
     private boolean handshakeStarted;
@@ -81,7 +86,8 @@ final class AdmissionChannel extends SecureNioChannel {
     /** @return 0 when admitted, -1 to close, or {@link SelectionKey#OP_READ} to wait for more of the hello */
     private int admit() throws IOException {
         int read = sc.read(netInBuffer);
-        Verdict verdict = classifyBuffered();
+        ClientHello hello = SCRATCH.get();
+        Verdict verdict = classifyBuffered(hello);
         if (verdict == Verdict.INCOMPLETE) {
             if (read < 0 || overConnectionTimeout()) {
                 gate.abandoned(admission);
@@ -100,7 +106,7 @@ final class AdmissionChannel extends SecureNioChannel {
                 return SelectionKey.OP_READ;
             }
         }
-        if (verdict == Verdict.RESUME_SESSION_ID && !isSessionCached()) {
+        if (verdict == Verdict.RESUME_SESSION_ID && !isSessionCached(hello)) {
             verdict = Verdict.NEW;
         }
         if (gate.decide(admission, verdict, System.nanoTime()) == Decision.ADMITTED) {
@@ -117,7 +123,7 @@ final class AdmissionChannel extends SecureNioChannel {
     }
 
     /** Classifies what has arrived without moving the buffer (it stays in write mode for the engine). */
-    private Verdict classifyBuffered() {
+    private Verdict classifyBuffered(ClientHello hello) {
         int end = netInBuffer.position();
         int limit = netInBuffer.limit();
         netInBuffer.flip();
@@ -129,7 +135,7 @@ final class AdmissionChannel extends SecureNioChannel {
         }
     }
 
-    private boolean isSessionCached() {
+    private boolean isSessionCached(ClientHello hello) {
         if (!endpoint.canVerifySessionIds()) {
             return true; // the engine cannot be asked (OpenSSL): trust the client, there is no late gate either
         }
