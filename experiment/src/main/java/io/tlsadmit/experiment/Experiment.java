@@ -40,6 +40,7 @@ public final class Experiment {
     /** Gatling start-up and shutdown around each step, for the time estimate only. */
     private static final int STEP_OVERHEAD_SECONDS = 6;
     private static final int SERVER_START_SECONDS = 25;
+    private static final int SERVER_WARMUP_RATE = 5;
     private static final double[] MAXSSLRATE_CANDIDATES = {0.5, 1, 1.5, 2};
 
     private final ExperimentOptions options;
@@ -151,7 +152,7 @@ public final class Experiment {
     /** Doubles the stock server's load from {@code --start-rate} until throughput has stopped growing. */
     private double searchKnee() {
         KneeSearch search = new KneeSearch(options.startRate());
-        progress.plan(SERVER_START_SECONDS + 5L * stepSeconds(options.stepSeconds()));
+        progress.plan(serverStartSeconds() + 5L * stepSeconds(options.stepSeconds()));
         try (RubisServer server = start(Mode.STOCK, 0, 0)) {
             for (double rate = search.nextRate(); !Double.isNaN(rate); rate = search.nextRate()) {
                 StepResult r = step(server, "knee", rate, Double.NaN, options.stepSeconds(), "knee search");
@@ -165,14 +166,14 @@ public final class Experiment {
 
     private void planSweep(List<Double> rates) {
         for (Mode mode : options.modes()) {
-            progress.plan(SERVER_START_SECONDS + (long) rates.size() * stepSeconds(options.stepSeconds()));
+            progress.plan(serverStartSeconds() + (long) rates.size() * stepSeconds(options.stepSeconds()));
             if (mode == Mode.HAPROXY && options.maxSslRate() == 0) {
-                progress.plan(MAXSSLRATE_CANDIDATES.length * (SERVER_START_SECONDS
+                progress.plan(MAXSSLRATE_CANDIDATES.length * (serverStartSeconds()
                         + stepSeconds(Math.max(options.warmupSeconds() + 2, options.stepSeconds() / 2))));
             }
         }
         if (options.cpuChange()) {
-            progress.plan(cpuChangeModes().size() * (SERVER_START_SECONDS
+            progress.plan(cpuChangeModes().size() * (serverStartSeconds()
                     + stepSeconds(3 * options.cpuChangeSeconds())));
         }
     }
@@ -238,7 +239,7 @@ public final class Experiment {
                 GatlingStep.run(dir, "cpu-change-" + mode.label(), properties(server, round(2 * knee), 3 * phase));
                 clock.shutdownNow();
                 server.pin(RubisServer.SERVER_CPUS);
-                progress.done(SERVER_START_SECONDS + stepSeconds(3 * phase));
+                progress.done(stepSeconds(3 * phase));
                 double[] replies = new double[3 * phase];
                 for (int s = 0; s < 3 * phase; s++) {
                     StepFigures second = GatlingStep.figures(dir, s, s + 1);
@@ -268,11 +269,25 @@ public final class Experiment {
         return "";
     }
 
+    private int serverStartSeconds() {
+        return SERVER_START_SECONDS + options.serverWarmupSeconds() + options.drainSeconds() + STEP_OVERHEAD_SECONDS;
+    }
+
     private RubisServer start(Mode mode, double staticBudget, int maxSslRate) {
         progress.log("starting %s server%s", mode.label(), mode == Mode.STATIC
                 ? String.format(Locale.ROOT, " (budget %.1f full handshakes/s)", staticBudget)
                 : mode == Mode.HAPROXY ? " (maxsslrate " + maxSslRate + ")" : "");
-        return RubisServer.start(mode, setup, staticBudget, maxSslRate);
+        RubisServer server = RubisServer.start(mode, setup, staticBudget, maxSslRate);
+        if (options.serverWarmupSeconds() > 0) {
+            stepNumber++;
+            progress.log("%s: warming up the fresh server, %d users/s for %d s (not recorded)", mode.label(),
+                    SERVER_WARMUP_RATE, options.serverWarmupSeconds());
+            String name = String.format(Locale.ROOT, "%03d-%s-warmup", stepNumber, mode.label());
+            GatlingStep.run(out.resolve("runs").resolve(name), name,
+                    properties(server, SERVER_WARMUP_RATE, options.serverWarmupSeconds()));
+        }
+        progress.done(serverStartSeconds());
+        return server;
     }
 
     private StepResult step(RubisServer server, String phase, double rate, double limit, int seconds, String what) {

@@ -3,10 +3,12 @@ package io.tlsadmit.experiment;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
+import java.time.format.DateTimeFormatter;
 
 /** Console progress: what runs now, how long the run has taken and about how long it still needs. */
 final class Progress {
+
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
 
     private final long started = System.nanoTime();
     private long plannedSeconds;
@@ -21,7 +23,7 @@ final class Progress {
     }
 
     void log(String format, Object... args) {
-        System.out.printf("%s [%s elapsed, ~%s left] %s%n", LocalTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS),
+        System.out.printf("%s [%s elapsed, ~%s left] %s%n", LocalTime.now(ZoneOffset.UTC).format(CLOCK),
                 format(Duration.ofNanos(System.nanoTime() - started)),
                 format(Duration.ofSeconds(Math.max(0, plannedSeconds - doneSeconds))), String.format(format, args));
         System.out.flush();

@@ -30,6 +30,7 @@ class ExperimentOptionsTest {
         assertEquals(List.of(Mode.STOCK, Mode.ADAPTIVE), o.modes());
         assertFalse(o.rates().isEmpty());
         assertTrue(o.stepSeconds() * o.rates().size() <= 90, "about a minute a mode");
+        assertEquals("rsa4096", o.key(), "a knee one Gatling core can go far beyond");
         assertFalse(o.cpuChange());
         assertTrue(o.out().getFileName().toString().endsWith("-quick"));
     }

@@ -43,8 +43,13 @@ public record StepResult(
                 f.perSecond("connections_refused"), f.perSecond("timeouts"),
                 (long) f.figure("sessionsStarted"), (long) f.figure("sessionsCompleted"),
                 (long) f.figure("sessionsAbandoned"), (long) f.figure("sessionsRefused"),
-                (long) f.figure("errorPages"), f.figure("pageMillisMean"), f.figure("pageMillisP99"),
+                (long) f.figure("errorPages"), latency(f.figure("pageMillisMean")), latency(f.figure("pageMillisP99")),
                 f.figure("serverFullHandshakes"), f.figure("serverResumedHandshakes"),
                 serverCpuPercent, driverCpuPercent, loadAverage);
+    }
+
+    /** The run's histogram reports -1 when no page came back at all: that is no latency, not a fast one. */
+    private static double latency(double millis) {
+        return millis < 0 ? Double.NaN : millis;
     }
 }
