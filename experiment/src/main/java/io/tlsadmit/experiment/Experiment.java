@@ -24,6 +24,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -228,7 +229,7 @@ public final class Experiment {
             try (RubisServer server = start(mode, knee, 0)) {
                 progress.log("CPU change, %s: %.0f new users/s, server CPUs 0 -> 0,1 -> 0, %d s each",
                         mode.label(), round(2 * knee), phase);
-                Map<Integer, String> budget = new HashMap<>();
+                Map<Integer, String> budget = new ConcurrentHashMap<>();
                 ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
                 long t0 = System.nanoTime();
                 clock.schedule(() -> server.pin("0,1"), phase, TimeUnit.SECONDS);
