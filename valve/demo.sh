@@ -20,9 +20,11 @@ cat > "$base/conf/server.xml" <<'XML'
 <?xml version="1.0" encoding="UTF-8"?>
 <Server port="-1" shutdown="SHUTDOWN">
   <Service name="Catalina">
-    <!-- one new full handshake per 20 s, burst 1: the first new client gets in, the next is refused -->
+    <!-- the default adaptive budget, capped for the demo at one new full handshake per 20 s, burst 1:
+         the first new client gets in, the next is refused (without the cap the adaptive budget would
+         admit what this machine's CPUs can serve) -->
     <Connector port="18443" address="127.0.0.1" protocol="io.tlsadmit.tomcat.AdmissionNioProtocol" SSLEnabled="true"
-               budget="static" maxFullHandshakesPerSecond="0.05" fullHandshakeBurst="1">
+               maxFullHandshakesPerSecond="0.05" fullHandshakeBurst="1">
       <SSLHostConfig protocols="TLSv1.2+TLSv1.3">
         <Certificate certificateKeystoreFile="conf/server.p12" certificateKeystorePassword="changeit"
                      certificateKeystoreType="PKCS12" type="RSA"/>
@@ -57,4 +59,5 @@ echo "== 3. another new client: refused before any crypto (the server sends noth
 client
 echo "== metrics (curl http://127.0.0.1:18080/tlsadmit/metrics, non-zero tlsadmit lines)"
 curl -s http://127.0.0.1:18080/tlsadmit/metrics |
-  grep -E '^tlsadmit_(connections|handshakes)_total' | grep -v ' 0.0$' | sed 's/^/    /'
+  grep -E '^tlsadmit_(connections_total|handshakes_total|cpus_allocated|budget_full_handshakes_per_second)' |
+  grep -v ' 0.0$' | sed 's/^/    /'

@@ -449,4 +449,12 @@ public final class AdmissionController implements HandshakeBudget {
                     queueDelaySum - before.queueDelaySum, queueDelayCount - before.queueDelayCount);
         }
     }
+
+    @Override
+    public String toString() {
+        return String.format(java.util.Locale.ROOT,
+                "AdmissionController[%s=%.1f/s now, %s=%.2f, %s=%d ms, %s=%s]",
+                "fullHandshakesPerSecond", fullHandshakesPerSecond(), TARGET_UTILIZATION, targetUtilization,
+                CONTROL_PERIOD, controlPeriodMillis, MAX_RATE, maxRate);
+    }
 }
