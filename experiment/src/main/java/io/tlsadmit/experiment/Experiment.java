@@ -93,6 +93,9 @@ public final class Experiment {
         double startLoad = ProcessCpu.loadAverage();
         double knee = options.knee();
         List<Double> rates = options.rates();
+        if (options.resume()) {
+            knee = resume(knee);
+        }
         if (rates.isEmpty() && knee == 0) {
             knee = searchKnee();
         }
@@ -104,15 +107,29 @@ public final class Experiment {
             rates = fromKnee;
         }
         planSweep(rates);
+        List<Mode> failed = new ArrayList<>();
         for (Mode mode : options.modes()) {
+            if (steps.stream().anyMatch(s -> s.mode() == mode && s.phase().equals("sweep"))) {
+                progress.log("%s: swept in the earlier run, kept from steps.csv", mode.label());
+                continue;
+            }
             if (mode == Mode.STATIC || (mode == Mode.HAPROXY && options.maxSslRate() == 0)) {
                 knee = kneeSoFar(knee);
             }
-            sweep(mode, rates, knee);
+            try {
+                sweep(mode, rates, knee);
+            } catch (RuntimeException e) {
+                // one broken leg (e.g. HAProxy missing) must not lose the others' results
+                failed.add(mode);
+                progress.log("%s FAILED, going on without it: %s", mode.label(), e.getMessage());
+            }
         }
         knee = kneeSoFar(knee);
         List<String> cpuChange = options.cpuChange() ? cpuChange(knee) : List.of();
         writeResults(knee, started, startLoad, cpuChange);
+        if (!failed.isEmpty()) {
+            progress.log("these modes failed and are missing from the results: %s", failed);
+        }
         progress.log("done. Charts: %s/{throughput,response-time,completed-sessions,refused-connections}.png",
                 out);
         progress.log("summary: %s; every step: %s", out.resolve("summary.md"), out.resolve("steps.csv"));
@@ -150,6 +167,36 @@ public final class Experiment {
         }
     }
 
+    /** Takes the steps of an interrupted run from {@code steps.csv}; the knee from its knee search. */
+    private double resume(double knee) {
+        Path csv = out.resolve("steps.csv");
+        if (!Files.isRegularFile(csv)) {
+            throw new IllegalStateException("--resume: no " + csv);
+        }
+        try {
+            steps.addAll(ResultsCsv.parse(Files.readString(csv)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("--resume: " + csv + ": " + e.getMessage(), e);
+        }
+        // new run directories continue the numbering
+        try (var runs = Files.list(out.resolve("runs"))) {
+            stepNumber = runs.map(dir -> dir.getFileName().toString()).filter(name -> name.matches("\\d{3}-.*"))
+                    .mapToInt(name -> Integer.parseInt(name.substring(0, 3))).max().orElse(0);
+        } catch (IOException e) {
+            stepNumber = 0;
+        }
+        List<double[]> searched = steps.stream().filter(s -> s.phase().equals("knee"))
+                .map(s -> new double[] {s.usersPerSec(), s.throughput()}).toList();
+        progress.log("resuming: %d steps from %s", steps.size(), csv);
+        if (knee == 0 && !searched.isEmpty()) {
+            knee = KneeSearch.kneeOf(searched);
+            progress.log("knee of stock Tomcat from the earlier knee search: %.0f new users/s", knee);
+        }
+        return knee;
+    }
+
     /** Doubles the stock server's load from {@code --start-rate} until throughput has stopped growing. */
     private double searchKnee() {
         KneeSearch search = new KneeSearch(options.startRate());
@@ -167,6 +214,9 @@ public final class Experiment {
 
     private void planSweep(List<Double> rates) {
         for (Mode mode : options.modes()) {
+            if (steps.stream().anyMatch(s -> s.mode() == mode && s.phase().equals("sweep"))) {
+                continue;
+            }
             progress.plan(serverStartSeconds() + (long) rates.size() * stepSeconds(options.stepSeconds()));
             if (mode == Mode.HAPROXY && options.maxSslRate() == 0) {
                 progress.plan(MAXSSLRATE_CANDIDATES.length * (serverStartSeconds()

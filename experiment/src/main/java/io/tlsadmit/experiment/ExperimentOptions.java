@@ -31,6 +31,7 @@ public record ExperimentOptions(
         int cpuChangeSeconds,
         int maxSslRate,
         Path out,
+        boolean resume,
         boolean quick) {
 
     public static final String USAGE = """
@@ -57,6 +58,8 @@ public record ExperimentOptions(
               --cpu-change-seconds N  length of each CPU phase (default 30)
               --maxsslrate N          HAProxy's maxsslrate; skips its sweep
               --out DIR               results (default docs/results/<date>[-quick])
+              --resume                keep the steps already in DIR/steps.csv: the knee search and modes swept
+                                      there are not run again (after an interrupted run)
               --help                  this text
             """;
 
@@ -88,6 +91,7 @@ public record ExperimentOptions(
         int cpuChangeSeconds = 30;
         int maxSslRate = 0;
         Path out = null;
+        boolean resume = false;
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
             switch (option) {
@@ -95,6 +99,7 @@ public record ExperimentOptions(
                 case "--help", "-h" -> throw new HelpRequested();
                 case "--cpu-change" -> cpuChange = true;
                 case "--no-cpu-change" -> cpuChange = false;
+                case "--resume" -> resume = true;
                 default -> {
                     if (!VALUED.contains(option)) {
                         throw new IllegalArgumentException(option.startsWith("--")
@@ -141,7 +146,7 @@ public record ExperimentOptions(
         }
         return new ExperimentOptions(List.copyOf(modes), multipliers, rates, knee, startRate, stepSeconds,
                 warmupSeconds, drainSeconds, serverWarmupSeconds, database, scale, key, tls, thinkTimeScale, pages, cpuChange,
-                cpuChangeSeconds, maxSslRate, out, quick);
+                cpuChangeSeconds, maxSslRate, out, resume, quick);
     }
 
     /** {@code --help}: print the usage and stop, without an error. */

@@ -29,9 +29,10 @@ final class Summary {
         StringBuilder out = new StringBuilder();
         out.append("## Overload experiment").append(o.quick() ? " (quick demo run)" : "").append("\n\n");
         out.append(String.format(Locale.ROOT, """
-                Run %s → %s UTC on this machine (2 shared cores, 24 GiB; other engineers were building: 1-minute \
-                load average %.1f at the start, %.1f–%.1f at the ends of the steps, %.1f at the end — the figures \
-                are noisy and the CPU given to Tomcat was shared with those builds). Command:
+                Run %s → %s UTC on this machine (2 cores shared with other engineers' builds, 24 GiB). 1-minute \
+                load average %.1f at the start, %.1f–%.1f at the ends of the steps, %.1f at the end; it counts \
+                runnable threads machine-wide, an overloaded Tomcat's own workers included, so it is high at the \
+                overload steps by itself. The figures are noisy: CPU 0 was not Tomcat's alone. Command:
 
                 ```
                 bin/experiment %s
@@ -76,13 +77,26 @@ final class Summary {
         if (o.quick()) {
             return List.of("--quick");
         }
-        return List.of("--modes", o.modes().stream().map(Mode::label).collect(Collectors.joining(",")),
+        List<String> args = new java.util.ArrayList<>(List.of(
+                "--modes", o.modes().stream().map(Mode::label).collect(Collectors.joining(",")),
                 o.rates().isEmpty() ? "--multipliers" : "--rates",
                 (o.rates().isEmpty() ? o.multipliers() : o.rates()).stream().map(Summary::number)
-                        .collect(Collectors.joining(",")),
-                "--step-seconds", Integer.toString(o.stepSeconds()), "--warmup-seconds",
-                Integer.toString(o.warmupSeconds()), "--db", o.database(), "--scale", number(o.scale()),
-                o.cpuChange() ? "--cpu-change-seconds " + o.cpuChangeSeconds() : "--no-cpu-change");
+                        .collect(Collectors.joining(","))));
+        if (o.knee() > 0) {
+            args.addAll(List.of("--knee", number(o.knee())));
+        }
+        args.addAll(List.of("--step-seconds", Integer.toString(o.stepSeconds()),
+                "--warmup-seconds", Integer.toString(o.warmupSeconds()),
+                "--db", o.database(), "--scale", number(o.scale()), "--key", o.key(), "--tls", o.tls()));
+        if (o.cpuChange()) {
+            args.addAll(List.of("--cpu-change-seconds", Integer.toString(o.cpuChangeSeconds())));
+        } else {
+            args.add("--no-cpu-change");
+        }
+        if (o.resume()) {
+            args.add("--resume");
+        }
+        return args;
     }
 
     private static String number(double d) {

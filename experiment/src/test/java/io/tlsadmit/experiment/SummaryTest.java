@@ -13,7 +13,8 @@ class SummaryTest {
             "0.5,1,2.5", "--step-seconds", "30", "--warmup-seconds", "10", "--no-cpu-change"});
         List<String> command = Summary.commandLine(o);
         assertEquals(List.of("--modes", "stock,adaptive", "--multipliers", "0.5,1,2.5", "--step-seconds", "30",
-                "--warmup-seconds", "10", "--db", "mariadb", "--scale", "0.01", "--no-cpu-change"), command);
+                "--warmup-seconds", "10", "--db", "mariadb", "--scale", "0.01", "--key", "rsa2048", "--tls", "1.3",
+                "--no-cpu-change"), command);
         ExperimentOptions again = ExperimentOptions.parse(String.join(" ", command).split(" "));
         assertEquals(o.modes(), again.modes());
         assertEquals(o.multipliers(), again.multipliers());

@@ -32,6 +32,30 @@ public final class ResultsCsv {
         return out.toString();
     }
 
+    /** The rows of a {@code steps.csv} written by {@link #format}, to resume an interrupted run. */
+    public static List<StepResult> parse(String csv) {
+        List<String> lines = csv.lines().filter(line -> !line.isBlank()).toList();
+        if (lines.isEmpty() || !lines.get(0).equals(HEADER)) {
+            throw new IllegalArgumentException("not a steps.csv of this version: the header differs");
+        }
+        List<StepResult> steps = new java.util.ArrayList<>();
+        for (String line : lines.subList(1, lines.size())) {
+            String[] c = line.split(",", -1);
+            if (c.length != HEADER.split(",").length) {
+                throw new IllegalArgumentException("steps.csv row has " + c.length + " cells: " + line);
+            }
+            steps.add(new StepResult(io.tlsadmit.experiment.Mode.parse(c[0]), c[1], d(c[2]), d(c[3]),
+                    Integer.parseInt(c[4]), Integer.parseInt(c[5]), d(c[6]), d(c[7]), d(c[8]), d(c[9]), d(c[10]),
+                    Long.parseLong(c[11]), Long.parseLong(c[12]), Long.parseLong(c[13]), Long.parseLong(c[14]),
+                    Long.parseLong(c[15]), d(c[16]), d(c[17]), d(c[18]), d(c[19]), d(c[20]), d(c[21]), d(c[22])));
+        }
+        return steps;
+    }
+
+    private static double d(String cell) {
+        return cell.isEmpty() ? Double.NaN : Double.parseDouble(cell);
+    }
+
     /** Two decimals at most, no trailing zeros; empty for a figure that was not measured. */
     static String number(double value) {
         if (Double.isNaN(value)) {

@@ -47,7 +47,8 @@ public final class Haproxy implements AutoCloseable {
         return String.format(Locale.ROOT, """
                 global
                     nbthread 1
-                    maxconn 20000
+                    # each proxied connection takes two descriptors: stay well under the usual 20,000 limit
+                    maxconn 8000
                     %s
                     tune.ssl.cachesize 100000
                     ssl-default-bind-options ssl-min-ver %s ssl-max-ver %s

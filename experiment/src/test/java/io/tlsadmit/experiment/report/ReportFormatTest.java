@@ -1,6 +1,7 @@
 package io.tlsadmit.experiment.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tlsadmit.experiment.Mode;
@@ -23,6 +24,17 @@ class ReportFormatTest {
         assertEquals(ResultsCsv.HEADER, lines.get(0));
         assertEquals("stock,sweep,20,,60,40,1000,333.33,10,0.5,0,100,90,5,5,0,12.5,300,,,97.04,40,9.5", lines.get(1));
         assertEquals(ResultsCsv.HEADER.split(",").length, lines.get(2).split(",", -1).length);
+    }
+
+    @Test
+    void aWrittenCsvReadsBackForResumingARun() {
+        List<StepResult> steps = List.of(step(Mode.STOCK, 20, 1000, 10, 300), step(Mode.HAPROXY, 40, 900.25, 9, 80));
+        String csv = ResultsCsv.format(steps);
+        List<StepResult> read = ResultsCsv.parse(csv);
+        assertEquals(csv, ResultsCsv.format(read));
+        assertEquals(Mode.HAPROXY, read.get(1).mode());
+        assertTrue(Double.isNaN(read.get(0).limit()));
+        assertThrows(IllegalArgumentException.class, () -> ResultsCsv.parse("mode,users\nstock,1\n"));
     }
 
     @Test
