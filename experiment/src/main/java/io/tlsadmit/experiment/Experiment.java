@@ -1,6 +1,7 @@
 package io.tlsadmit.experiment;
 
 import io.tlsadmit.experiment.report.Charts;
+import io.tlsadmit.experiment.report.CpuChangeTable;
 import io.tlsadmit.experiment.report.ResultsCsv;
 import io.tlsadmit.experiment.report.SummaryTable;
 import io.tlsadmit.experiment.server.CpuPinning;
@@ -125,7 +126,9 @@ public final class Experiment {
             }
         }
         knee = kneeSoFar(knee);
-        List<String> cpuChange = options.cpuChange() ? cpuChange(knee) : List.of();
+        List<String> cpuChange = !options.cpuChange() ? List.of()
+                : options.resume() && Files.isRegularFile(out.resolve("cpu-change.csv")) ? resumedCpuChange()
+                : cpuChange(knee);
         writeResults(knee, started, startLoad, cpuChange);
         if (!failed.isEmpty()) {
             progress.log("these modes failed and are missing from the results: %s", failed);
@@ -197,6 +200,16 @@ public final class Experiment {
         return knee;
     }
 
+    /** The CPU-change run of the interrupted run, kept as it was (its chart too). */
+    private List<String> resumedCpuChange() {
+        progress.log("CPU change: kept from %s", out.resolve("cpu-change.csv"));
+        try {
+            return Files.readAllLines(out.resolve("cpu-change.csv")).stream().filter(line -> !line.isBlank()).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Doubles the stock server's load from {@code --start-rate} until throughput has stopped growing. */
     private double searchKnee() {
         KneeSearch search = new KneeSearch(options.startRate());
@@ -223,7 +236,7 @@ public final class Experiment {
                         + stepSeconds(Math.max(options.warmupSeconds() + 2, options.stepSeconds() / 2))));
             }
         }
-        if (options.cpuChange()) {
+        if (options.cpuChange() && !(options.resume() && Files.isRegularFile(out.resolve("cpu-change.csv")))) {
             progress.plan(cpuChangeModes().size() * (serverStartSeconds()
                     + stepSeconds(3 * options.cpuChangeSeconds())));
         }
@@ -314,7 +327,12 @@ public final class Experiment {
     private static String budgetRate(RubisServer server) {
         for (String line : server.scrapeMetrics().split("\n")) {
             if (line.startsWith("tlsadmit_budget_full_handshakes_per_second ")) {
-                return line.substring(line.indexOf(' ') + 1).strip();
+                try {
+                    return String.format(Locale.ROOT, "%.1f",
+                            Double.parseDouble(line.substring(line.indexOf(' ') + 1).strip()));
+                } catch (NumberFormatException e) {
+                    return "";
+                }
             }
         }
         return "";
@@ -420,7 +438,8 @@ public final class Experiment {
         write(out.resolve("summary.md"), Summary.markdown(new Summary.Run(options, knee, started, Instant.now()
                 .truncatedTo(ChronoUnit.SECONDS), startLoad, ProcessCpu.loadAverage(), databaseNote,
                 setup.distribution().version(), root.relativize(out).toString()), steps, sweep,
-                SummaryTable.markdown(sweep, knee)));
+                SummaryTable.markdown(sweep, knee), cpuChange.isEmpty() ? ""
+                        : CpuChangeTable.markdown(cpuChange.subList(1, cpuChange.size()), options.cpuChangeSeconds())));
     }
 
     private static void write(Path file, String text) {

@@ -19,7 +19,8 @@ final class Summary {
             double loadAtEnd, String database, String tomcatVersion, String outDir) {
     }
 
-    static String markdown(Run run, List<StepResult> all, List<StepResult> sweep, String table) {
+    static String markdown(Run run, List<StepResult> all, List<StepResult> sweep, String table,
+            String cpuChangeTable) {
         ExperimentOptions o = run.options();
         double minLoad = all.stream().mapToDouble(StepResult::loadAverage).filter(v -> !Double.isNaN(v)).min().orElse(Double.NaN);
         double maxLoad = all.stream().mapToDouble(StepResult::loadAverage).filter(v -> !Double.isNaN(v)).max().orElse(Double.NaN);
@@ -59,7 +60,18 @@ final class Summary {
                 + " p99 of page response time in ms:\n\n");
         out.append(table).append('\n');
         out.append(String.format(Locale.ROOT, "The load generator's CPU (CPU 1) stayed at or below %.0f %% of one core"
-                + " in every step (`driver_cpu_pct` in `steps.csv`).%n%n", maxDriverCpu));
+                + " in every step (`driver_cpu_pct` in `steps.csv`).", maxDriverCpu));
+        List<String> generatorBound = all.stream().filter(s -> s.driverCpuPercent() >= 90)
+                .map(s -> s.mode().label() + " at " + number(s.usersPerSec()) + " users/s").toList();
+        out.append(generatorBound.isEmpty() ? "" : " Limited by the load generator (its CPU ≥ 90 %), so not a"
+                + " measure of the server: " + String.join(", ", generatorBound) + ".").append("\n\n");
+        if (!cpuChangeTable.isEmpty()) {
+            out.append(String.format(Locale.ROOT, "CPU change at 2× the knee: Tomcat on CPU 0, then CPUs 0–1 (the"
+                    + " second one shared with Gatling), then CPU 0 again, %d s each; mean replies/s from the %d-th"
+                    + " second of each phase on, and the gate budget's median rate:%n%n",
+                    o.cpuChangeSeconds(), Math.min(5, o.cpuChangeSeconds() / 2)));
+            out.append(cpuChangeTable).append('\n');
+        }
         out.append("Charts (`").append(run.outDir()).append("/`): `throughput.png`, `response-time.png`,"
                 + " `response-time-p99.png`, `completed-sessions.png`, `refused-connections.png`")
                 .append(o.cpuChange() ? ", `cpu-change.png` (and `cpu-change.csv`)" : "")

@@ -40,8 +40,8 @@ public final class SummaryTable {
                 Optional<StepResult> at = at(steps, m * knee);
                 out.append(" | ").append(at.map(s -> fraction(s.throughput(), peak.throughput())).orElse("–"))
                         .append(" | ").append(at.map(s -> fraction(s.completedSessionsPerSec(), peakCompleted)).orElse("–"))
-                        .append(" | ").append(at.map(s -> String.format(Locale.ROOT, "%.0f", s.pageP99Millis()))
-                                .orElse("–"));
+                        .append(" | ").append(at.map(s -> Double.isNaN(s.pageP99Millis()) ? "no page"
+                                : String.format(Locale.ROOT, "%.0f", s.pageP99Millis())).orElse("–"));
             }
             out.append(" |\n");
         }
