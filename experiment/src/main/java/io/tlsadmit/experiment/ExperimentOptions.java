@@ -36,8 +36,8 @@ public record ExperimentOptions(
 
     public static final String USAGE = """
             usage: bin/experiment [options]
-              --quick                 the demo: stock vs adaptive, 5 steps of 12 s (about a minute a mode) at
-                                      10,20,40,80,160 new users/s, RSA-4096
+              --quick                 the demo: stock vs adaptive, 6 steps of 10 s (a minute of load a mode) at
+                                      10,20,40,80,160,320 new users/s, RSA-4096
               --modes LIST            stock,static,adaptive,haproxy (default: all four)
               --multipliers LIST      new users/s as multiples of the knee (default 0.5,1,2,4,8)
               --rates LIST            new users/s as absolute values; skips the knee search
@@ -72,11 +72,11 @@ public record ExperimentOptions(
         List<Mode> modes = quick ? List.of(Mode.STOCK, Mode.ADAPTIVE)
                 : List.of(Mode.STOCK, Mode.STATIC, Mode.ADAPTIVE, Mode.HAPROXY);
         List<Double> multipliers = List.of(0.5, 1.0, 2.0, 4.0, 8.0);
-        List<Double> rates = quick ? List.of(10.0, 20.0, 40.0, 80.0, 160.0) : List.of();
+        List<Double> rates = quick ? List.of(10.0, 20.0, 40.0, 80.0, 160.0, 320.0) : List.of();
         double knee = 0;
         double startRate = 4;
-        int stepSeconds = quick ? 12 : 60;
-        int warmupSeconds = quick ? 4 : 20;
+        int stepSeconds = quick ? 10 : 60;
+        int warmupSeconds = quick ? 3 : 20;
         int drainSeconds = quick ? 3 : 5;
         int serverWarmupSeconds = quick ? 8 : 15;
         String database = "mariadb";
