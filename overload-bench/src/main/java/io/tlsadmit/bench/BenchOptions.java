@@ -6,7 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /** Command-line options of {@link OverloadBenchmark}; every one has a default that runs the full experiment. */
-record BenchOptions(List<String> modes, double[] multipliers, int stepSeconds, int warmupSeconds, String key,
+record BenchOptions(List<String> modes, double[] multipliers, int stepSeconds, int warmupSeconds, int serverWarmupSeconds, String key,
                     String tls, int established, double thinkMillis, int workIterations, int timeoutMillis,
                     int maxConcurrentNewClients, double capacity, boolean cpuChange, int jdk, Path out) {
 
@@ -15,6 +15,7 @@ record BenchOptions(List<String> modes, double[] multipliers, int stepSeconds, i
             "  --modes off,static,adaptive   gate modes, each against its own fresh Tomcat",
             "  --multipliers 0.5,1,2,4,8     new clients per second, as multiples of the measured capacity",
             "  --step-seconds 60             measured seconds per step (after --warmup-seconds 10)",
+            "  --server-warmup-seconds 30    closed-loop load on each fresh Tomcat before anything is measured (JIT)",
             "  --key rsa2048|rsa4096|ec      server certificate key",
             "  --tls 1.3|1.2                 protocol the server offers",
             "  --established 40              established clients (resume on every connection)",
@@ -32,6 +33,7 @@ record BenchOptions(List<String> modes, double[] multipliers, int stepSeconds, i
         double[] multipliers = {0.5, 1, 2, 4, 8};
         int stepSeconds = 60;
         int warmupSeconds = 10;
+        int serverWarmupSeconds = 30;
         String key = "rsa2048";
         String tls = "1.3";
         int established = 40;
@@ -58,6 +60,7 @@ record BenchOptions(List<String> modes, double[] multipliers, int stepSeconds, i
                 case "--multipliers" -> multipliers = Arrays.stream(v.split(",")).mapToDouble(Double::parseDouble).toArray();
                 case "--step-seconds" -> stepSeconds = Integer.parseInt(v);
                 case "--warmup-seconds" -> warmupSeconds = Integer.parseInt(v);
+                case "--server-warmup-seconds" -> serverWarmupSeconds = Integer.parseInt(v);
                 case "--key" -> key = v;
                 case "--tls" -> tls = v;
                 case "--established" -> established = Integer.parseInt(v);
@@ -82,7 +85,7 @@ record BenchOptions(List<String> modes, double[] multipliers, int stepSeconds, i
         if (!tls.equals("1.3") && !tls.equals("1.2")) {
             throw new IllegalArgumentException("--tls takes 1.2 or 1.3; not " + tls);
         }
-        return new BenchOptions(modes, multipliers, stepSeconds, warmupSeconds, key, tls, established, think, work,
+        return new BenchOptions(modes, multipliers, stepSeconds, warmupSeconds, serverWarmupSeconds, key, tls, established, think, work,
                 timeout, maxNew, capacity, cpuChange, jdk, out);
     }
 }

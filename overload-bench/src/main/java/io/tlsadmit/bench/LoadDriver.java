@@ -44,6 +44,7 @@ final class LoadDriver implements AutoCloseable {
     private final AtomicLong newClientIds = new AtomicLong();
     private volatile StepCounters counters = new StepCounters();
     private volatile boolean running = true;
+    private volatile boolean establishedPaused;
     private volatile double arrivalRate;
     private Thread arrivals;
 
@@ -68,6 +69,10 @@ final class LoadDriver implements AutoCloseable {
             SplittableRandom random = new SplittableRandom(seed + i);
             Thread t = daemon(() -> {
                 while (running) {
+                    if (establishedPaused) {
+                        sleepMillis(50);
+                        continue;
+                    }
                     connectAndRequest(establishedFactory, host, false);
                     sleepMillis((long) (-Math.log(1 - random.nextDouble()) * meanThinkMillis));
                 }
@@ -124,6 +129,16 @@ final class LoadDriver implements AutoCloseable {
             }, "arrivals");
             arrivals.start();
         }
+    }
+
+    /** Holds the established clients between steps (they keep their sessions) so the server can drain. */
+    void pauseEstablished(boolean paused) {
+        establishedPaused = paused;
+    }
+
+    /** New clients still connecting, handshaking or waiting for their answer. */
+    int newClientsInFlight() {
+        return newClients.getActiveCount();
     }
 
     /** Starts a fresh set of counters and returns the previous one. */

@@ -41,6 +41,8 @@ public final class OverloadBenchmark {
 
     /** Enough concurrent new clients to keep one server CPU busy while each waits for the network. */
     private static final int CALIBRATION_CLIENTS = 16;
+    /** A server still busy this long after its clients stopped is reported as such, not waited for. */
+    private static final long MAX_SETTLE_MILLIS = 60_000;
 
     private final BenchOptions options;
     private final Path root;
@@ -97,18 +99,28 @@ public final class OverloadBenchmark {
         log("done: %s", options.out().resolve("summary.md"));
     }
 
-    /** New clients alone, as many at once as keep the server busy: completed per second is the capacity. */
+    /**
+     * The established population plus as many back-to-back new clients as keep the server busy: new
+     * clients completed per second is the capacity, the headroom the server has for newcomers while it
+     * serves the clients it already has.
+     */
     private double calibrate() throws Exception {
-        log("calibrating: new clients only, gate off, saturating CPU 0");
+        log("calibrating: established population + back-to-back new clients, gate off, saturating CPU 0");
         try (TomcatServer tomcat = start("off", 0); LoadDriver driver = driver(tomcat, 1)) {
+            ProcessCpu serverCpu = new ProcessCpu(tomcat.pid());
+            driver.startEstablished(options.established(), options.thinkMillis(), 7);
             driver.startBackToBackNewClients(CALIBRATION_CLIENTS);
             sleepSeconds(options.warmupSeconds());
             driver.swapCounters();
+            double cpuBefore = serverCpu.seconds();
+            long t0 = System.nanoTime();
             sleepSeconds(Math.max(10, options.stepSeconds() / 3));
             StepCounters c = driver.swapCounters();
-            double seconds = Math.max(10, options.stepSeconds() / 3);
+            double seconds = (System.nanoTime() - t0) / 1e9;
             double capacity = c.newCompleted.sum() / seconds;
-            log("capacity: %.0f new clients/s (full handshake + one request) on one CPU", capacity);
+            log("capacity: %.0f new clients/s (full handshake + one request) on one CPU beside %.0f resumed requests/s;"
+                            + " server CPU %.0f%%", capacity, c.resumedCompleted.sum() / seconds,
+                    100 * (serverCpu.seconds() - cpuBefore) / seconds);
             return capacity;
         }
     }
@@ -121,6 +133,9 @@ public final class OverloadBenchmark {
             sleepSeconds(options.warmupSeconds());
             int step = 0;
             for (double multiplier : options.multipliers()) {
+                if (step > 0) {
+                    settle(driver, serverCpu);
+                }
                 step++;
                 double offered = multiplier * capacity;
                 driver.setArrivalRate(offered, 1000L * step);
@@ -139,13 +154,45 @@ public final class OverloadBenchmark {
                         serverCpu.seconds() - serverBefore, driverCpu.seconds() - driverBefore);
                 results.add(r);
                 log("  goodput %.0f req/s, new admitted %.0f/s refused %.0f/s timed out %.0f/s, resumed ok %.1f%%,"
-                                + " server CPU %.0f%%, driver CPU %.0f%%, request p99 %.1f ms",
+                                + " server CPU %.0f%%, driver CPU %.0f%%, request p99 %s",
                         r.goodput(), r.newAdmittedPerSecond(), r.newRefusedPerSecond(), r.newTimedOutPerSecond(),
-                        r.resumedAdmittedPercent(), r.serverCpuPercent(), r.driverCpuPercent(), r.requestP99());
+                        r.resumedAdmittedPercent(), r.serverCpuPercent(), r.driverCpuPercent(),
+                        Report.millis(r.requestP99()));
             }
             driver.setArrivalRate(0, 0);
         }
         return results;
+    }
+
+    /**
+     * Between steps: no arrivals, established clients on hold, until every new client has finished and
+     * the server's CPU is idle. Each step then starts from a server that is not already collapsed under
+     * the previous step's backlog (connections whose clients gave up still cost a handshake each).
+     */
+    private void settle(LoadDriver driver, ProcessCpu serverCpu) throws InterruptedException {
+        long t0 = System.nanoTime();
+        driver.setArrivalRate(0, 0);
+        driver.pauseEstablished(true);
+        long deadline = t0 + (options.timeoutMillis() + MAX_SETTLE_MILLIS) * 1_000_000L;
+        while (driver.newClientsInFlight() > 0 && System.nanoTime() < deadline) {
+            sleepSeconds(0.2);
+        }
+        awaitIdle(serverCpu, deadline);
+        driver.pauseEstablished(false);
+        log("  settled in %.0f s", (System.nanoTime() - t0) / 1e9);
+    }
+
+    /** Until the server used under 10% of a CPU over one second, or the deadline. */
+    private static void awaitIdle(ProcessCpu serverCpu, long deadlineNanos) throws InterruptedException {
+        double before = serverCpu.seconds();
+        while (System.nanoTime() < deadlineNanos) {
+            sleepSeconds(1);
+            double now = serverCpu.seconds();
+            if (now - before < 0.10) {
+                return;
+            }
+            before = now;
+        }
     }
 
     /** 2x the one-CPU capacity while Tomcat gets CPU 0, then CPUs 0-1, then CPU 0 again. */
@@ -153,6 +200,7 @@ public final class OverloadBenchmark {
         List<String> rows = new ArrayList<>();
         String[] phases = {"0", "0,1", "0"};
         int phaseSeconds = Math.max(10, options.stepSeconds() / 2);
+        awaitIdle(new ProcessCpu(tomcat.pid()), System.nanoTime() + MAX_SETTLE_MILLIS * 1_000_000L);
         log("mode %-8s CPU change: 1 -> 2 -> 1 CPUs, %d s each, at 2x capacity", mode, phaseSeconds);
         try (LoadDriver driver = driver(tomcat, options.maxConcurrentNewClients())) {
             driver.startEstablished(options.established(), options.thinkMillis(), 23);
@@ -176,7 +224,7 @@ public final class OverloadBenchmark {
         return rows;
     }
 
-    private TomcatServer start(String mode, double capacity) {
+    private TomcatServer start(String mode, double capacity) throws Exception {
         ConnectorSpec tls = ConnectorSpec.https("tls", keystore)
                 .sslHostConfig("protocols", options.tls().equals("1.3") ? "TLSv1.3" : "TLSv1.2")
                 .attribute("maxThreads", "200")
@@ -204,7 +252,27 @@ public final class OverloadBenchmark {
         TomcatServer tomcat = builder.build().start();
         CpuPinning.pin(tomcat.pid(), "0");
         warmJsp(tomcat);
+        warmUp(mode, tomcat);
         return tomcat;
+    }
+
+    /**
+     * A fresh JVM on one CPU serves a fraction of its later rate while the JIT compiles; measured or
+     * not, arrivals at a cold server would start a backlog that the steps then inherit. Closed-loop
+     * load (it cannot build a backlog) until the compiled code is in place, then idle.
+     */
+    private void warmUp(String mode, TomcatServer tomcat) throws Exception {
+        if (options.serverWarmupSeconds() <= 0) {
+            return;
+        }
+        log("mode %-8s server warm-up: %d s of closed-loop new and resumed clients", mode,
+                options.serverWarmupSeconds());
+        try (LoadDriver driver = driver(tomcat, 1)) {
+            driver.startEstablished(Math.min(8, options.established()), 50, 3);
+            driver.startBackToBackNewClients(CALIBRATION_CLIENTS);
+            sleepSeconds(options.serverWarmupSeconds());
+        }
+        awaitIdle(new ProcessCpu(tomcat.pid()), System.nanoTime() + MAX_SETTLE_MILLIS * 1_000_000L);
     }
 
     private LoadDriver driver(TomcatServer tomcat, int maxNewInFlight) {

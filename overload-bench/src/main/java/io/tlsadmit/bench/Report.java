@@ -47,18 +47,21 @@ final class Report {
         md.append("# Overload benchmark ").append(Instant.now().toString(), 0, 10).append("\n\n");
         md.append(String.format(Locale.ROOT, "Tomcat %s on JDK %d pinned to CPU 0, driver on CPU 1; key %s, TLS %s; "
                         + "%d established clients (think %.0f ms), request work %d; capacity %.0f new clients/s; "
-                        + "%d s per step after %d s warm-up.%n%n", tomcatVersion, o.jdk(), o.key(), o.tls(),
-                o.established(), o.thinkMillis(), o.workIterations(), capacity, o.stepSeconds(), o.warmupSeconds()));
+                        + "%d s per step after %d s warm-up; each Tomcat warmed up for %d s first, and the server drained "
+                        + "(no client in flight, CPU idle) between steps.%n%n", tomcatVersion, o.jdk(), o.key(), o.tls(),
+                o.established(), o.thinkMillis(), o.workIterations(), capacity, o.stepSeconds(), o.warmupSeconds(),
+                o.serverWarmupSeconds()));
         md.append("| mode | load | goodput req/s | new admitted/s | new refused/s | new timed out/s | resumed ok % "
-                + "| server CPU % | driver CPU % | full hs p50/p99 ms | resumed hs p50/p99 ms | request p50/p99 ms |\n");
+                + "| server CPU % | driver CPU % | full hs p50 / p99 | resumed hs p50 / p99 | request p50 / p99 |\n");
         md.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (StepResult r : results) {
             md.append(String.format(Locale.ROOT,
-                    "| %s | %.1fx | %.0f | %.0f | %.0f | %.0f | %.1f | %.0f | %.0f | %.1f / %.1f | %.1f / %.1f | %.1f / %.1f |%n",
+                    "| %s | %.1fx | %.0f | %.0f | %.0f | %.0f | %s | %.0f | %.0f | %s / %s | %s / %s | %s / %s |%n",
                     r.mode(), r.multiplier(), r.goodput(), r.newAdmittedPerSecond(), r.newRefusedPerSecond(),
-                    r.newTimedOutPerSecond(), r.resumedAdmittedPercent(), r.serverCpuPercent(), r.driverCpuPercent(),
-                    r.fullHandshakeP50(), r.fullHandshakeP99(), r.resumedHandshakeP50(), r.resumedHandshakeP99(),
-                    r.requestP50(), r.requestP99()));
+                    r.newTimedOutPerSecond(), percent(r.resumedAdmittedPercent()), r.serverCpuPercent(),
+                    r.driverCpuPercent(), millis(r.fullHandshakeP50()), millis(r.fullHandshakeP99()),
+                    millis(r.resumedHandshakeP50()), millis(r.resumedHandshakeP99()), millis(r.requestP50()),
+                    millis(r.requestP99())));
         }
         md.append("\nGoodput as a fraction of each mode's own peak:\n\n| mode | peak req/s |");
         double[] marks = {2, 4, 8};
@@ -83,6 +86,15 @@ final class Report {
         }
         md.append(".\n");
         Files.writeString(out.resolve("summary.md"), md);
+    }
+
+    /** A latency for the table; "none" when nothing completed (a collapsed server has no latency to show). */
+    static String millis(double value) {
+        return Double.isNaN(value) ? "none" : String.format(Locale.ROOT, "%.1f ms", value);
+    }
+
+    private static String percent(double value) {
+        return Double.isNaN(value) ? "–" : String.format(Locale.ROOT, "%.1f", value);
     }
 
     private static void chart(Path out, String file, String title, String yTitle, Map<String, List<StepResult>> byMode,
