@@ -91,12 +91,15 @@ public final class ConnectorGate {
     }
 
     /**
-     * A worker thread starts on this connection's handshake for the first time: the time since
-     * accept is how long new connections queue, which the adaptive budget's feedback guard watches.
+     * A worker thread starts on this connection's handshake for the first time, after its task waited
+     * {@code waitedNanos} for a worker: how long new connections queue, which the adaptive budget's
+     * feedback guard watches. The wait is counted from the moment the connection had bytes to work on,
+     * not from accept, so a client that is slow to send its hello (a loaded or distant client, or one
+     * that trickles on purpose) is not mistaken for a server that is slow to serve it.
      */
-    public void handshakeStarted(ConnectionAdmission connection, long nowNanos) {
-        if (budget instanceof AdmissionController adaptive && connection.acceptNanos() != 0) {
-            adaptive.recordQueueDelay(nowNanos - connection.acceptNanos());
+    public void handshakeStarted(long waitedNanos) {
+        if (budget instanceof AdmissionController adaptive) {
+            adaptive.recordQueueDelay(waitedNanos);
         }
     }
 

@@ -41,7 +41,7 @@ final class AdmissionChannel extends SecureNioChannel {
     private final ConnectorGate gate;
     private final ConnectionAdmission admission;
     /**
-     * Classifier scratch (about 11 KB with its extension bitmap) per worker thread, not per channel:
+     * Classifier scratch (about 15 KB: its extension bitmap and the hello copy) per worker thread, not per channel:
      * channels live as long as their connections, and thousands of them are open under load, while
      * the hello is only looked at during one {@link #admit()} call on one thread.
      */
@@ -49,6 +49,11 @@ final class AdmissionChannel extends SecureNioChannel {
     private final ServerHelloObserver serverHello = new ServerHelloObserver();
     private final byte[] sessionId = new byte[32];
     private boolean handshakeStarted;
+    /**
+     * When the poller last handed this connection to the worker pool. Written by the poller before
+     * the task is queued and read by the worker that runs it: the executor's hand-off orders the two.
+     */
+    private long dispatchedNanos;
 
     AdmissionChannel(SocketBufferHandler bufHandler, AdmissionNioEndpoint endpoint, ConnectorGate gate) {
         super(bufHandler, endpoint);
@@ -67,6 +72,7 @@ final class AdmissionChannel extends SecureNioChannel {
         admission.reset(channel == null ? 0 : System.nanoTime());
         serverHello.reset();
         handshakeStarted = false;
+        dispatchedNanos = 0;
         if (channel != null && endpoint.acceptedVerdict() != null) {
             admission.admittedOnAccept(endpoint.acceptedVerdict(), endpoint.acceptedNanos());
         }
@@ -156,7 +162,9 @@ final class AdmissionChannel extends SecureNioChannel {
         }
         if (!handshakeStarted) {
             handshakeStarted = true;
-            gate.handshakeStarted(admission, System.nanoTime());
+            if (dispatchedNanos != 0) {
+                gate.handshakeStarted(System.nanoTime() - dispatchedNanos);
+            }
         }
         long cpuStart = CPU_TIME ? THREADS.getCurrentThreadCpuTime() : 0;
         int result;
@@ -183,6 +191,11 @@ final class AdmissionChannel extends SecureNioChannel {
             serverHello.onServerRecords(netOutBuffer, 0, netOutBuffer.limit());
         }
         return result;
+    }
+
+    /** The poller is handing this connection's next event to the worker pool now. */
+    void dispatched(long nanos) {
+        dispatchedNanos = nanos;
     }
 
     /**

@@ -112,6 +112,18 @@ public class AdmissionNioEndpoint extends NioEndpoint {
         return new RankedSocketProcessor(socketWrapper, event);
     }
 
+    /**
+     * Stamps each hand-off of a gated connection to the workers, so the feedback guard can see how long
+     * its first task waited for a thread (the server's queue) apart from how long the client took to send.
+     */
+    @Override
+    public boolean processSocket(SocketWrapperBase<NioChannel> socketWrapper, SocketEvent event, boolean dispatch) {
+        if (socketWrapper != null && socketWrapper.getSocket() instanceof AdmissionChannel gated) {
+            gated.dispatched(System.nanoTime());
+        }
+        return super.processSocket(socketWrapper, event, dispatch);
+    }
+
     /** Tomcat's processor, ranked by the channel's state when it is queued. */
     private final class RankedSocketProcessor extends SocketProcessor implements RankedWork {
 

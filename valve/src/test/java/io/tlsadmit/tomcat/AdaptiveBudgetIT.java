@@ -14,18 +14,26 @@ import io.tlsadmit.testing.TomcatServer;
 import io.tlsadmit.testing.TomcatStartException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import javax.management.JMX;
 import javax.management.ObjectName;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLSocketFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,6 +54,7 @@ class AdaptiveBudgetIT {
     private static int scenarioPort;
     private static int closedPort;
     private static int sessionsPort;
+    private static int slowClientsPort;
     private static HttpClient metricsClient;
 
     @TempDir
@@ -61,6 +70,7 @@ class AdaptiveBudgetIT {
                 .connector(adaptive("closed").attribute("maxFullHandshakesPerSecond", "0")
                         .attribute("minFullHandshakesPerSecond", "5"))
                 .connector(adaptive("sessions"))
+                .connector(adaptive("slow-clients").attribute("queueDelayTarget", Long.toString(SLOW_CLIENT_TARGET_MILLIS)))
                 .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\"/>")
                 .build()
                 .start();
@@ -68,6 +78,7 @@ class AdaptiveBudgetIT {
         scenarioPort = tomcat.port("scenario");
         closedPort = tomcat.port("closed");
         sessionsPort = tomcat.port("sessions");
+        slowClientsPort = tomcat.port("slow-clients");
         metricsClient = HttpClient.newBuilder().sslContext(keystore.clientContext("TLSv1.3"))
                 .connectTimeout(Duration.ofSeconds(5)).build();
     }
@@ -148,6 +159,54 @@ class AdaptiveBudgetIT {
                     followedMillis, rateOnAll, rateOnOne, backMillis);
         } finally {
             taskset(pid, "0-" + (Runtime.getRuntime().availableProcessors() - 1));
+        }
+    }
+
+    private static final long SLOW_CLIENT_TARGET_MILLIS = 200;
+
+    /**
+     * Clients that connect and then wait a second before their ClientHello (a loaded load generator, a
+     * long path, or an attacker trickling on purpose) are not a server queue: the guard must not cut the
+     * budget of everyone else for them. Measured from accept, each of these handshakes would start five
+     * times the target late.
+     */
+    @Test
+    void clientsSlowToSendTheirHelloDoNotCutTheBudget() throws Exception {
+        AdaptiveBudgetMXBean budget = adaptiveBudget(slowClientsPort);
+        awaitJmx(() -> budget.getGuardFactor() == 1.0, Duration.ofSeconds(5), () -> explain(budget));
+        int clients = 6;
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        try {
+            List<Future<String>> handshakes = new ArrayList<>();
+            for (int i = 0; i < clients; i++) {
+                handshakes.add(pool.submit(() -> slowClientHandshake(slowClientsPort, 5 * SLOW_CLIENT_TARGET_MILLIS)));
+            }
+            double lowestGuard = 1.0;
+            long watchUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(5 * SLOW_CLIENT_TARGET_MILLIS
+                    + 3 * CONTROL_PERIOD_MILLIS);
+            while (System.nanoTime() < watchUntil || !handshakes.stream().allMatch(Future::isDone)) {
+                lowestGuard = Math.min(lowestGuard, budget.getGuardFactor());
+                Thread.sleep(10);
+            }
+            for (Future<String> handshake : handshakes) {
+                assertEquals("TLSv1.3", handshake.get(), "every slow client was admitted and completed");
+            }
+            assertEquals(1.0, lowestGuard, "the guard cut the rate for slow clients; " + explain(budget));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Connects, waits {@code silentMillis} with nothing sent, then does a full TLS 1.3 handshake. */
+    private static String slowClientHandshake(int port, long silentMillis) throws Exception {
+        try (Socket raw = new Socket("127.0.0.1", port)) {
+            raw.setSoTimeout(10_000);
+            Thread.sleep(silentMillis);
+            SSLSocketFactory factory = keystore.clientContext("TLSv1.3").getSocketFactory(); // its own session cache
+            try (SSLSocket tls = (SSLSocket) factory.createSocket(raw, "127.0.0.1", port, false)) {
+                tls.startHandshake();
+                return tls.getSession().getProtocol();
+            }
         }
     }
 

@@ -49,7 +49,7 @@ import java.util.function.LongSupplier;
  *   <li>{@link #handshakeCompleted}: the truth and CPU time of every finished handshake;</li>
  *   <li>{@link #recordArrival}: every new connection with its predicted kind, admitted or not,
  *       for {@link #cpusRequested()};</li>
- *   <li>{@link #recordQueueDelay}: accept to handshake start, for the guard;</li>
+ *   <li>{@link #recordQueueDelay}: how long a new connection waited for a worker, for the guard;</li>
  *   <li>CPU used by everything else: either a cumulative process CPU clock
  *       ({@link #setProcessCpuTime}), from which handshake CPU is subtracted, or explicit
  *       {@link #recordOtherCpu} reports. With a process clock the reports are ignored, so nothing
@@ -172,7 +172,10 @@ public final class AdmissionController implements HandshakeBudget {
         (predicted == HandshakeKind.FULL ? fullArrivals : resumedArrivals).increment();
     }
 
-    /** Time from accept to the start of a handshake, in nanoseconds. */
+    /**
+     * How long a new connection waited for a worker before its handshake started, in nanoseconds: from
+     * the moment it had bytes to work on, so that a client slow to send is not counted as server queue.
+     */
     public void recordQueueDelay(long nanos) {
         queueDelaySum.add(Math.max(0, nanos));
         queueDelayCount.increment();
@@ -362,7 +365,7 @@ public final class AdmissionController implements HandshakeBudget {
         return burstSetting;
     }
 
-    /** @param millis mean accept-to-handshake delay above which the guard cuts the rate */
+    /** @param millis mean queue delay of new connections above which the guard cuts the rate */
     public synchronized void setQueueDelayTarget(long millis) {
         if (millis < 1 || millis > 60_000) {
             throw new IllegalArgumentException(QUEUE_DELAY_TARGET + " must be in [1, 60000] ms, was " + millis);

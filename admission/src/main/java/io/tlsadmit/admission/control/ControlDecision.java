@@ -17,7 +17,7 @@ import io.tlsadmit.admission.cpu.CpuAllocation;
  *                                   term subtracted in the formula
  * @param modelFullHandshakesPerSecond the rate the CPU model allows, before guard and clamp
  * @param guardFactor                the feedback guard's multiplier, 1 when connections do not queue
- * @param meanQueueDelayNanos        mean accept-to-handshake delay over the period, -1 when none
+ * @param meanQueueDelayNanos        mean queue delay of new connections over the period, -1 when none
  * @param fullHandshakesPerSecond    the rate now served by the token bucket
  * @param burst                      the bucket's burst now
  * @param cpusRequested              CPUs needed to serve every arrival at the target utilization

@@ -6,8 +6,8 @@ package io.tlsadmit.admission.control;
  * <p>Why the controller needs this on top of its model: the model is only as good as its inputs.
  * A cost estimate that is wrong at start, CPU the gate cannot see (another process on the same
  * CPUs, work not reported as "other"), a host that steals cycles — each makes the model admit more
- * than the CPUs absorb. The symptom is always the same: connections queue between accept and the
- * start of their handshake. So the guard watches that delay and, like TCP's congestion control,
+ * than the CPUs absorb. The symptom is always the same: new connections queue for a worker before
+ * their handshake starts. So the guard watches that delay and, like TCP's congestion control,
  * cuts multiplicatively (fast enough to stop a queue growing) and recovers additively (slow enough
  * not to refill it at once). It scales the model's output, so it adapts in proportion whatever the
  * absolute rate, and when the model is right it sits at 1 and costs nothing.
@@ -29,7 +29,7 @@ final class FeedbackGuard {
     private double previousDelayNanos = -1;
 
     /**
-     * @param meanQueueDelayNanos mean delay from accept to handshake start over the last period;
+     * @param meanQueueDelayNanos mean queue delay of new connections over the last period;
      *                            negative when no connection started a handshake in it
      * @return the factor for the next period, in [{@link #FLOOR}, 1]
      */
