@@ -60,6 +60,11 @@ public final class PrometheusScrape {
         return sum;
     }
 
+    /** How many samples (label sets) are called {@code name}. */
+    public long series(String name) {
+        return samples.stream().filter(s -> s.name.equals(name)).count();
+    }
+
     public boolean has(String name) {
         return samples.stream().anyMatch(s -> s.name.equals(name));
     }

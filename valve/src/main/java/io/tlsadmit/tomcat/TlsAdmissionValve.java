@@ -6,6 +6,7 @@ import io.tlsadmit.gate.ConnectorGate;
 import jakarta.servlet.ServletException;
 import java.io.IOException;
 import java.io.Writer;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -42,6 +43,7 @@ public class TlsAdmissionValve extends ValveBase {
     /** Session-based admission; null when {@code newSessionPolicy="off"}. */
     private volatile NewSessionAdmission newSessions;
     private volatile PrometheusMeterRegistry registry;
+    private volatile MeterMBeans mbeans;
     /** Micrometer holds the objects behind function meters weakly: this keeps them alive. */
     private volatile List<ConnectorGate> gates = List.of();
 
@@ -100,6 +102,7 @@ public class TlsAdmissionValve extends ValveBase {
         GateMetrics.bind(created, found);
         gates = found;
         registry = created;
+        mbeans = new MeterMBeans(created, ManagementFactory.getPlatformMBeanServer(), engine().getName());
         if (found.isEmpty()) {
             log.warn("tlsadmit: no connector of this service uses " + AdmissionNioProtocol.class.getName()
                     + "; metrics stay at zero");
@@ -115,6 +118,11 @@ public class TlsAdmissionValve extends ValveBase {
         PrometheusMeterRegistry old = registry;
         registry = null;
         gates = List.of();
+        MeterMBeans exported = mbeans;
+        mbeans = null;
+        if (exported != null) {
+            exported.close();
+        }
         if (old != null) {
             old.close();
         }
@@ -125,15 +133,8 @@ public class TlsAdmissionValve extends ValveBase {
      * @throws LifecycleException if a gated connector failed to initialise (e.g. a bad attribute)
      */
     private List<ConnectorGate> findGates() throws LifecycleException {
-        Container container = getContainer();
-        while (container != null && !(container instanceof Engine)) {
-            container = container.getParent();
-        }
-        if (container == null || ((Engine) container).getService() == null) {
-            throw new LifecycleException("tlsadmit: " + getClass().getSimpleName() + " must be nested in an Engine");
-        }
         List<ConnectorGate> gates = new ArrayList<>();
-        for (Connector connector : ((Engine) container).getService().findConnectors()) {
+        for (Connector connector : engine().getService().findConnectors()) {
             if (connector.getProtocolHandler() instanceof AdmissionNioProtocol protocol) {
                 if (protocol.gate() == null) {
                     // Tomcat only logs a connector that failed to initialise and starts without it; a
@@ -145,6 +146,17 @@ public class TlsAdmissionValve extends ValveBase {
             }
         }
         return List.copyOf(gates);
+    }
+
+    private Engine engine() throws LifecycleException {
+        Container container = getContainer();
+        while (container != null && !(container instanceof Engine)) {
+            container = container.getParent();
+        }
+        if (container == null || ((Engine) container).getService() == null) {
+            throw new LifecycleException("tlsadmit: " + getClass().getSimpleName() + " must be nested in an Engine");
+        }
+        return (Engine) container;
     }
 
     @Override

@@ -23,7 +23,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import javax.management.MBeanServerConnection;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterAll;
@@ -332,6 +336,46 @@ class GateIT {
         PrometheusScrape metrics = PrometheusScrape.parse(curl("127.0.0.1", "/tlsadmit/metrics"));
         double rates = metrics.value("tlsadmit_budget_full_handshakes_per_second");
         assertEquals(7.5 + 1000 + 4 + 0, rates, 1e-9, "the gauge sums the connectors' rates");
+    }
+
+    @Test
+    void everyMetricIsAlsoAnMBeanShowingWhatTheEndpointShows() throws Exception {
+        budget(0, 0);
+        assertFalse(client().tls13().run().handshakeCompleted(), "refused: counts NEW/refused");
+        budget(100, 10);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (gate.getAvailableTokens() < 1 && System.nanoTime() < deadline) {
+            Thread.sleep(10); // the bucket refills from empty at 100/s
+        }
+        assertTrue(client().tls12().run().fullHandshake(), "admitted: counts a full TLS 1.2 handshake");
+        PrometheusScrape metrics = PrometheusScrape.parse(curl("127.0.0.1", "/tlsadmit/metrics"));
+        MBeanServerConnection jmx = tomcat.jmx();
+
+        assertEquals(metrics.series("tlsadmit_connections_total"),
+                jmx.queryNames(metric("tlsadmit.connections"), null).size(), "one MBean per label set");
+        double refused = metrics.value("tlsadmit_connections_total", "verdict", "NEW", "decision", "refused");
+        assertTrue(refused >= 1, metrics.text());
+        assertEquals(refused, attribute(jmx, metric("tlsadmit.connections", "verdict=NEW,decision=refused"), "Count"));
+        double fullTls12 = metrics.value("tlsadmit_handshakes_total", "kind", "full", "version", "TLSv1.2");
+        assertTrue(fullTls12 >= 1, metrics.text());
+        assertEquals(fullTls12, attribute(jmx, metric("tlsadmit.handshakes", "kind=full,version=TLSv1.2"), "Count"));
+        assertEquals(metrics.value("tlsadmit_budget_full_handshakes_per_second"),
+                attribute(jmx, metric("tlsadmit.budget.full.handshakes.per.second"), "Value"));
+        ObjectName classification = metric("tlsadmit.classification");
+        assertEquals(metrics.value("tlsadmit_classification_seconds_count"), attribute(jmx, classification, "Count"));
+        assertTrue(attribute(jmx, classification, "TotalTime") > 0, "seconds from accept to the decision");
+    }
+
+    private static ObjectName metric(String name, String... keys) throws MalformedObjectNameException {
+        return new ObjectName(AdmissionNioProtocol.JMX_DOMAIN + ":type=Metric,name=" + name
+                + (keys.length == 0 ? "" : "," + String.join(",", keys)) + ",*");
+    }
+
+    /** The attribute of the one MBean the pattern names. */
+    private static double attribute(MBeanServerConnection jmx, ObjectName pattern, String attribute) throws Exception {
+        Set<ObjectName> names = jmx.queryNames(pattern, null);
+        assertEquals(1, names.size(), pattern + " names " + names);
+        return (Double) jmx.getAttribute(names.iterator().next(), attribute);
     }
 
     /** curl from a chosen loopback source address; returns status line and body. */
