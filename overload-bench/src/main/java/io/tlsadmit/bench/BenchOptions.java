@@ -28,6 +28,11 @@ record BenchOptions(List<String> modes, double[] multipliers, int stepSeconds, i
             "  --jdk 17|25                   JDK running Tomcat",
             "  --out DIR                     results (default docs/results/<date>-overload)");
 
+    /** {@code --help} or {@code -h} anywhere: print the usage and run nothing. */
+    static boolean wantsHelp(String[] args) {
+        return Arrays.stream(args).anyMatch(a -> a.equals("--help") || a.equals("-h"));
+    }
+
     static BenchOptions parse(String[] args) {
         List<String> modes = List.of("off", "static", "adaptive");
         double[] multipliers = {0.5, 1, 2, 4, 8};

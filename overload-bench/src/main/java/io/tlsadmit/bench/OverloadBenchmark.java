@@ -69,6 +69,10 @@ public final class OverloadBenchmark {
         System.setProperty("java.awt.headless", "true");
         BenchOptions options;
         try {
+            if (BenchOptions.wantsHelp(args)) {
+                System.out.println(BenchOptions.USAGE);
+                return;
+            }
             options = BenchOptions.parse(args);
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage() + "\n" + BenchOptions.USAGE);
