@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tlsadmit.admission.HandshakeKind;
 import io.tlsadmit.admission.control.AdmissionController;
+import io.tlsadmit.admission.control.ControlDecision;
 import io.tlsadmit.admission.cost.CostSnapshot;
 import io.tlsadmit.admission.cost.TlsVersion;
 import io.tlsadmit.gate.ConnectorGate;
@@ -35,6 +36,13 @@ final class AdaptiveMetrics {
                 .description("CPUs this JVM may use now (cgroup quota, affinity, cpus, cpusAssigned)").register(registry);
         Gauge.builder("tlsadmit.cpus.requested", gates, g -> max(g, AdmissionController::cpusRequested))
                 .description("CPUs the current arrivals would need at the target utilization").register(registry);
+        // Why the rate is what it is: CPU already taken by admitted work, and how hard the guard cuts.
+        Gauge.builder("tlsadmit.cpus.busy", gates, g -> max(g, c -> busyCpus(c.lastDecision())))
+                .description("CPUs used by everything but new full handshakes (resumptions, requests, GC, JIT)")
+                .register(registry);
+        Gauge.builder("tlsadmit.budget.guard.factor", gates, g -> min(g, c -> guardFactor(c.lastDecision())))
+                .description("Feedback guard's multiplier on the modelled rate: 1 = not cutting (lowest over connectors)")
+                .register(registry);
         for (HandshakeKind kind : HandshakeKind.values()) {
             String kindLabel = kind.name().toLowerCase(Locale.ROOT);
             for (TlsVersion version : TlsVersion.values()) {
@@ -80,6 +88,24 @@ final class AdaptiveMetrics {
             }
         }
         return max;
+    }
+
+    private static double busyCpus(ControlDecision decision) {
+        return decision == null ? 0 : decision.busyCpus();
+    }
+
+    private static double guardFactor(ControlDecision decision) {
+        return decision == null ? 1 : decision.guardFactor();
+    }
+
+    private static double min(List<ConnectorGate> gates, ToDoubleFunction<AdmissionController> value) {
+        double min = 1;
+        for (ConnectorGate gate : gates) {
+            if (gate.budget() instanceof AdmissionController controller) {
+                min = Math.min(min, value.applyAsDouble(controller));
+            }
+        }
+        return min;
     }
 
     private static long sumLong(List<ConnectorGate> gates, ToLongFunction<AdmissionController> value) {

@@ -107,6 +107,9 @@ class AdaptiveBudgetIT {
         assertTrue(metrics.has("tlsadmit_cpus_allocated"), metrics.text());
         assertTrue(metrics.has("tlsadmit_cpus_requested"), metrics.text());
         assertTrue(metrics.has("tlsadmit_budget_full_handshakes_per_second"), metrics.text());
+        assertTrue(metrics.has("tlsadmit_cpus_busy"), metrics.text());
+        double guard = metrics.value("tlsadmit_budget_guard_factor");
+        assertTrue(guard > 0 && guard <= 1, metrics.text());
         assertTrue(metrics.value("tlsadmit_cpus_allocated") > 0, metrics.text());
         assertEquals(budget.getCpusAllocated(), metrics.value("tlsadmit_cpus_allocated"), 1e-9);
     }
