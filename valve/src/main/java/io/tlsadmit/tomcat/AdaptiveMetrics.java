@@ -12,6 +12,7 @@ import io.tlsadmit.gate.ConnectorGate;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.DoubleBinaryOperator;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 
@@ -81,13 +82,23 @@ final class AdaptiveMetrics {
     }
 
     private static double max(List<ConnectorGate> gates, ToDoubleFunction<AdmissionController> value) {
-        double max = 0;
+        return fold(gates, value, 0, Math::max);
+    }
+
+    /** Lowest over the adaptive connectors; 1 (a fraction at its top) when there are none. */
+    private static double min(List<ConnectorGate> gates, ToDoubleFunction<AdmissionController> value) {
+        return fold(gates, value, 1, Math::min);
+    }
+
+    private static double fold(List<ConnectorGate> gates, ToDoubleFunction<AdmissionController> value, double start,
+            DoubleBinaryOperator combine) {
+        double result = start;
         for (ConnectorGate gate : gates) {
             if (gate.budget() instanceof AdmissionController controller) {
-                max = Math.max(max, value.applyAsDouble(controller));
+                result = combine.applyAsDouble(result, value.applyAsDouble(controller));
             }
         }
-        return max;
+        return result;
     }
 
     private static double busyCpus(ControlDecision decision) {
@@ -96,16 +107,6 @@ final class AdaptiveMetrics {
 
     private static double guardFactor(ControlDecision decision) {
         return decision == null ? 1 : decision.guardFactor();
-    }
-
-    private static double min(List<ConnectorGate> gates, ToDoubleFunction<AdmissionController> value) {
-        double min = 1;
-        for (ConnectorGate gate : gates) {
-            if (gate.budget() instanceof AdmissionController controller) {
-                min = Math.min(min, value.applyAsDouble(controller));
-            }
-        }
-        return min;
     }
 
     private static long sumLong(List<ConnectorGate> gates, ToLongFunction<AdmissionController> value) {
