@@ -1,35 +1,50 @@
 package io.tlsadmit.gate;
 
+import io.tlsadmit.admission.HandshakeKind;
 import io.tlsadmit.classifier.Verdict;
+import io.tlsadmit.gate.source.SourcePrefix;
 
 /**
  * What the gate decided about one connection and what it has charged, from the first byte to the
- * end of the handshake. Owned by one channel and reset when the channel is reused for another
- * connection; touched only by the thread handling that connection at the time.
+ * end of the connection. Owned by one channel and reset when the channel is reused for another
+ * connection; touched by one thread at a time (the thread handling the connection then, or the
+ * engine's delegated task it runs).
  */
 public final class ConnectionAdmission {
 
     private final ConnectorGate gate;
     private long acceptNanos;
+    private long source = SourcePrefix.UNKNOWN;
     private Verdict verdict;
     private Decision decision;
     private boolean fullHandshakeCharged;
     private boolean refusedLate;
-    private boolean handshakeRecorded;
+    private boolean distrusted;
+    private boolean newSessionBlocked;
+    private HandshakeKind truth;
+    private int truthVersion;
+    private boolean costRecorded;
+    private boolean renegotiating;
     private long handshakeCpuNanos;
 
     public ConnectionAdmission(ConnectorGate gate) {
         this.gate = gate;
     }
 
-    /** A new connection was accepted now. */
-    public void reset(long acceptNanos) {
+    /** A new connection was accepted now from {@code source} (a {@link SourcePrefix}). */
+    public void reset(long acceptNanos, long source) {
         this.acceptNanos = acceptNanos;
+        this.source = source;
         verdict = null;
         decision = null;
         fullHandshakeCharged = false;
         refusedLate = false;
-        handshakeRecorded = false;
+        distrusted = false;
+        newSessionBlocked = false;
+        truth = null;
+        truthVersion = 0;
+        costRecorded = false;
+        renegotiating = false;
         handshakeCpuNanos = 0;
     }
 
@@ -39,6 +54,10 @@ public final class ConnectionAdmission {
 
     public long acceptNanos() {
         return acceptNanos;
+    }
+
+    public long source() {
+        return source;
     }
 
     /** The ClientHello verdict; {@code null} until the gate decided. */
@@ -62,8 +81,28 @@ public final class ConnectionAdmission {
         return refusedLate;
     }
 
-    public boolean isHandshakeRecorded() {
-        return handshakeRecorded;
+    /** The offer came from a source that keeps offering false resumptions. */
+    public boolean isDistrusted() {
+        return distrusted;
+    }
+
+    /** The engine was told not to create a session: it may resume, or fail before any key exchange. */
+    public boolean isNewSessionBlocked() {
+        return newSessionBlocked;
+    }
+
+    /** What the server's first flight showed the handshake to be; {@code null} before it was sent. */
+    public HandshakeKind truth() {
+        return truth;
+    }
+
+    public int truthVersion() {
+        return truthVersion;
+    }
+
+    /** A renegotiation on this connection has been let through and not finished yet. */
+    public boolean isRenegotiating() {
+        return renegotiating;
     }
 
     /** Adds CPU time the handshake took on the current thread. */
@@ -77,16 +116,24 @@ public final class ConnectionAdmission {
         return handshakeCpuNanos;
     }
 
-    /** The acceptor already admitted this connection (native peek); a NEW one took its token there. */
-    public void admittedOnAccept(Verdict verdict, long acceptNanos) {
+    /** The acceptor already admitted this connection (native peek); a NEW or distrusted one took its token there. */
+    public void admittedOnAccept(Verdict verdict, long acceptNanos, boolean charged) {
         this.acceptNanos = acceptNanos;
-        decided(verdict, Decision.ADMITTED, verdict == Verdict.NEW);
+        decided(verdict, Decision.ADMITTED, charged);
     }
 
     void decided(Verdict verdict, Decision decision, boolean charged) {
         this.verdict = verdict;
         this.decision = decision;
         this.fullHandshakeCharged = charged;
+    }
+
+    void distrusted() {
+        distrusted = true;
+    }
+
+    void newSessionBlocked() {
+        newSessionBlocked = true;
     }
 
     void chargedLate() {
@@ -97,7 +144,27 @@ public final class ConnectionAdmission {
         refusedLate = true;
     }
 
-    void handshakeRecorded() {
-        handshakeRecorded = true;
+    void truth(HandshakeKind kind, int version) {
+        truth = kind;
+        truthVersion = version;
+    }
+
+    boolean takeCostRecording() {
+        if (costRecorded || truth == null) {
+            return false;
+        }
+        costRecorded = true;
+        return true;
+    }
+
+    /** A renegotiation starts: it is a handshake of its own, charged and refused on its own. */
+    void renegotiationStarted() {
+        renegotiating = true;
+        fullHandshakeCharged = false;
+        refusedLate = false;
+    }
+
+    void renegotiationFinished() {
+        renegotiating = false;
     }
 }

@@ -5,26 +5,59 @@ import io.tlsadmit.admission.HandshakeKind;
 import io.tlsadmit.admission.control.AdmissionController;
 import io.tlsadmit.classifier.ClientHelloClassifier;
 import io.tlsadmit.classifier.ServerPolicy;
+import io.tlsadmit.classifier.TlsVersion;
 import io.tlsadmit.classifier.Verdict;
+import io.tlsadmit.gate.source.FalseResumptions;
+import io.tlsadmit.gate.source.PendingHellos;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The admission policy of one TLS connector, free of Tomcat types: the early decision on the
- * ClientHello verdict, the late charge when a resumption turns into a full handshake, and the truth
- * afterwards. Thread-safe; shared by every connection of the connector.
+ * ClientHello verdict, the late charge when a resumption turns into a full handshake, renegotiation,
+ * and the truth afterwards. Thread-safe; shared by every connection of the connector.
+ *
+ * <p>What a client can make the server spend, and where each is bounded:
+ * <ul>
+ *   <li>a new full handshake: a token, taken before any cryptography ({@link #decide});</li>
+ *   <li>an offer to resume that is false (forged, foreign or stale ticket or PSK): the engine finds out
+ *       only after parsing the hello and decrypting the ticket. When the budget has no token for it,
+ *       or its source keeps making false offers, the engine is told not to create a session
+ *       ({@link #blockNewSession}), so a false offer fails before the key exchange; otherwise the full
+ *       handshake it turns into is charged when the engine asks for the certificate
+ *       ({@link #chargeFullHandshake});</li>
+ *   <li>a TLS 1.2 renegotiation on an admitted connection: refused before the engine reads it, or,
+ *       when allowed, charged like any other full handshake ({@link #renegotiation}).</li>
+ * </ul>
  */
 public final class ConnectorGate {
+
+    /** False offers (decayed) after which a source's unverifiable offers are distrusted. */
+    static final double DISTRUST_THRESHOLD = 3;
+    static final long DISTRUST_HALF_LIFE_NANOS = TimeUnit.SECONDS.toNanos(30);
+    static final int DISTRUST_SOURCES = 4096;
 
     private final String name;
     private final HandshakeBudget budget;
     private final RefuseAction refuseAction;
+    private final RenegotiationPolicy clientRenegotiation;
     private final GateCounters counters = new GateCounters();
+    private final FalseResumptions falseResumptions =
+            new FalseResumptions(DISTRUST_SOURCES, DISTRUST_THRESHOLD, DISTRUST_HALF_LIFE_NANOS);
     private volatile ClientHelloClassifier classifier = new ClientHelloClassifier(ServerPolicy.DEFAULT);
+    private volatile SlowHelloLimits slowHelloLimits;
+    private volatile PendingHellos pendingHellos = new PendingHellos(Integer.MAX_VALUE, Integer.MAX_VALUE);
 
     public ConnectorGate(String name, HandshakeBudget budget, RefuseAction refuseAction) {
+        this(name, budget, refuseAction, RenegotiationPolicy.REFUSE);
+    }
+
+    public ConnectorGate(String name, HandshakeBudget budget, RefuseAction refuseAction,
+            RenegotiationPolicy clientRenegotiation) {
         this.name = Objects.requireNonNull(name, "name");
         this.budget = Objects.requireNonNull(budget, "budget");
         this.refuseAction = Objects.requireNonNull(refuseAction, "refuseAction");
+        this.clientRenegotiation = Objects.requireNonNull(clientRenegotiation, "clientRenegotiation");
     }
 
     /** The connector's name as Tomcat reports it, e.g. {@code https-jsse-nio-127.0.0.1-8443}. */
@@ -40,12 +73,36 @@ public final class ConnectorGate {
         return refuseAction;
     }
 
+    public RenegotiationPolicy clientRenegotiation() {
+        return clientRenegotiation;
+    }
+
     public GateCounters counters() {
         return counters;
     }
 
+    public FalseResumptions falseResumptions() {
+        return falseResumptions;
+    }
+
     public ClientHelloClassifier classifier() {
         return classifier;
+    }
+
+    /** How long and how many connections may wait for their hello; set once, before the connector accepts. */
+    public void slowHelloLimits(SlowHelloLimits limits) {
+        slowHelloLimits = limits;
+        pendingHellos = new PendingHellos(limits.maxPending(), limits.maxPendingPerSource());
+    }
+
+    /** Null until {@link #slowHelloLimits(SlowHelloLimits)} is called. */
+    public SlowHelloLimits slowHelloLimits() {
+        return slowHelloLimits;
+    }
+
+    /** The connections of this connector waiting for their ClientHello. */
+    public PendingHellos pendingHellos() {
+        return pendingHellos;
     }
 
     /** The server's highest version decides which path (1.2 or 1.3) a hello is classified on. */
@@ -56,38 +113,85 @@ public final class ConnectorGate {
     /**
      * The early gate, on a final verdict: resumptions pass, a new handshake passes if the budget has a
      * token, anything that is not a TLS handshake is refused.
+     *
+     * @param lateGated whether the engine has a late gate (JSSE): without one, an offer from a distrusted
+     *                  source is charged like a new handshake here, the only place left to bound it
      */
-    public Decision decide(ConnectionAdmission connection, Verdict verdict, long nowNanos) {
-        Decision decision = decide(verdict, connection.acceptNanos(), nowNanos);
-        connection.decided(verdict, decision, verdict == Verdict.NEW && decision == Decision.ADMITTED);
+    public Decision decide(ConnectionAdmission connection, Verdict verdict, long nowNanos, boolean lateGated) {
+        boolean distrusted = isUnverifiable(verdict) && falseResumptions.isDistrusted(connection.source(), nowNanos);
+        boolean chargeNow = verdict == Verdict.NEW || (distrusted && !lateGated);
+        Decision decision = decide(verdict, connection.acceptNanos(), nowNanos, chargeNow);
+        if (distrusted) {
+            connection.distrusted();
+            counters.distrustedOffer(decision);
+        }
+        connection.decided(verdict, decision, chargeNow && decision == Decision.ADMITTED);
         return decision;
     }
 
     /**
-     * The same decision before the connection has a channel (on the acceptor, from a native peek); the
-     * channel learns it through {@link ConnectionAdmission#admittedOnAccept}.
+     * The same decision before the connection has a channel (on the acceptor, from a native peek);
+     * the channel learns it through {@link ConnectionAdmission#admittedOnAccept}. Offers that need the
+     * source's history are left to the channel (this returns null for them).
      */
-    public Decision decideOnAccept(Verdict verdict, long acceptNanos, long nowNanos) {
+    public Decision decideOnAccept(Verdict verdict, long source, long acceptNanos, long nowNanos) {
+        if (isUnverifiable(verdict) && falseResumptions.isDistrusted(source, nowNanos)) {
+            return null;
+        }
         counters.onAcceptDecision();
-        return decide(verdict, acceptNanos, nowNanos);
+        return decide(verdict, acceptNanos, nowNanos, verdict == Verdict.NEW);
     }
 
-    private Decision decide(Verdict verdict, long acceptNanos, long nowNanos) {
+    private Decision decide(Verdict verdict, long acceptNanos, long nowNanos, boolean charge) {
         counters.classified(Math.max(0, nowNanos - acceptNanos));
         if (budget instanceof AdmissionController adaptive && verdict.isHandshake()) {
             // Demand counts every arrival, admitted or not: it is what cpusRequested is computed from.
             adaptive.recordArrival(verdict.isResumption() ? HandshakeKind.RESUMED : HandshakeKind.FULL);
         }
         Decision decision;
-        if (verdict.isResumption()) {
-            decision = Decision.ADMITTED;
-        } else if (verdict == Verdict.NEW) {
+        if (charge) {
             decision = budget.tryAcquireFull() ? Decision.ADMITTED : Decision.REFUSED;
+        } else if (verdict.isResumption()) {
+            decision = Decision.ADMITTED;
         } else {
             decision = Decision.REFUSED;
         }
         counters.connection(verdict, decision);
         return decision;
+    }
+
+    /** Tickets and PSKs only the engine can check; a TLS 1.2 session id was looked up before the gate decided. */
+    private static boolean isUnverifiable(Verdict verdict) {
+        return verdict == Verdict.RESUME_PSK || verdict == Verdict.RESUME_TICKET;
+    }
+
+    /**
+     * Whether the engine of this admitted connection must not create a session: true for an unverified
+     * offer to resume when the budget has no token for the full handshake it may turn into, or when its
+     * source is distrusted. The engine then resumes a genuine offer and fails a false one when it has
+     * parsed the hello, before the key exchange, instead of doing most of a full handshake to be refused
+     * at the certificate.
+     */
+    public boolean blockNewSession(ConnectionAdmission connection) {
+        Verdict verdict = connection.verdict();
+        if (verdict == null || !isUnverifiable(verdict) || connection.isFullHandshakeCharged()) {
+            return false;
+        }
+        if (connection.isDistrusted() || budget.availableTokens() < 1) {
+            connection.newSessionBlocked();
+            return true;
+        }
+        return false;
+    }
+
+    /** The engine failed a handshake it was told not to create a session for: the offer was false. */
+    public void refusedWithoutNewSession(ConnectionAdmission connection, long nowNanos) {
+        if (connection.isRefusedLate()) {
+            return;
+        }
+        connection.refusedLate();
+        counters.lateRefusal(connection.verdict(), LateRefusal.NEW_SESSION);
+        falseResumptions.record(connection.source(), nowNanos);
     }
 
     /**
@@ -111,43 +215,94 @@ public final class ConnectorGate {
 
     /**
      * The late gate: the TLS engine is about to do a full handshake (it chose to sign with the
-     * certificate). Charges the budget once per connection unless the early gate already did.
+     * certificate). Charges the budget once per handshake unless the early gate already did. A
+     * predicted resumption that gets here was a false offer, and its source is remembered.
      *
      * @return false to refuse: the engine must not get a certificate
      */
-    public boolean chargeFullHandshake(ConnectionAdmission connection) {
+    public boolean chargeFullHandshake(ConnectionAdmission connection, long nowNanos) {
         if (connection.isFullHandshakeCharged()) {
             return true;
         }
         if (connection.isRefusedLate()) {
             return false;
         }
+        if (!connection.isRenegotiating()) {
+            falseResumptions.record(connection.source(), nowNanos);
+        }
         if (budget.tryAcquireFull()) {
             connection.chargedLate();
+            if (connection.isRenegotiating()) {
+                // Its flights are encrypted, so the truth cannot be read from them: the certificate is it.
+                counters.handshake(HandshakeKind.FULL, TlsVersion.TLS1_2);
+            }
             return true;
         }
         connection.refusedLate();
-        counters.lateRefusal(connection.verdict() == null ? Verdict.NEW : connection.verdict());
+        counters.lateRefusal(connection.isRenegotiating() || connection.verdict() == null ? Verdict.NEW
+                : connection.verdict(), LateRefusal.CERTIFICATE);
         return false;
     }
 
-    /** The truth from the ServerHello, once per handshake. */
-    public void handshakeCompleted(ConnectionAdmission connection, HandshakeKind kind, int version) {
-        if (connection.isHandshakeRecorded()) {
+    /**
+     * A TLS 1.2 renegotiation is starting on an established connection. A client's is refused unless
+     * the connector allows it; the server's own (a client certificate asked for after the first
+     * handshake) goes ahead. Either way, a renegotiation that needs a certificate is charged through
+     * {@link #chargeFullHandshake} like any full handshake.
+     *
+     * @return false to close the connection before the engine reads the new hello
+     */
+    public boolean renegotiation(ConnectionAdmission connection, Initiator initiator) {
+        boolean allowed = initiator == Initiator.SERVER || clientRenegotiation == RenegotiationPolicy.CHARGE;
+        counters.renegotiation(initiator, allowed ? Decision.ADMITTED : Decision.REFUSED);
+        if (allowed) {
+            connection.renegotiationStarted();
+        }
+        return allowed;
+    }
+
+    public void renegotiationFinished(ConnectionAdmission connection) {
+        connection.renegotiationFinished();
+    }
+
+    /**
+     * The truth, from the server's first flight, once per handshake: counted when it is sent, whether or
+     * not the client then finishes, because that flight (the certificate and its signature) is the work.
+     * A handshake the late gate refused sent no certificate and is not a full handshake.
+     */
+    public void serverFlight(ConnectionAdmission connection, HandshakeKind kind, int version, long nowNanos) {
+        if (connection.truth() != null || connection.isRenegotiating()
+                || (kind == HandshakeKind.FULL && connection.isRefusedLate())) {
             return;
         }
-        connection.handshakeRecorded();
+        connection.truth(kind, version);
         counters.handshake(kind, version);
         Verdict predicted = connection.verdict();
         if (predicted != null && ((predicted.isResumption() && kind == HandshakeKind.FULL)
                 || (predicted == Verdict.NEW && kind == HandshakeKind.RESUMED))) {
             counters.misprediction(predicted);
         }
-        budget.handshakeCompleted(kind, version, connection.handshakeCpuNanos());
+    }
+
+    /**
+     * The handshake is over, completed or abandoned after the server's first flight: its CPU time teaches
+     * the budget what a handshake of its kind costs. Once per connection.
+     */
+    public void handshakeEnded(ConnectionAdmission connection) {
+        if (connection.takeCostRecording()) {
+            budget.handshakeCompleted(connection.truth(), connection.truthVersion(), connection.handshakeCpuNanos());
+        }
+    }
+
+    /** A connection waiting for its hello was closed by the slow-hello limits. */
+    public void slowHelloClosed(SlowHelloReason reason) {
+        counters.slowHello(reason);
     }
 
     @Override
     public String toString() {
-        return "ConnectorGate[" + name + ", " + budget + ", refuseAction=" + refuseAction.attributeValue() + "]";
+        return "ConnectorGate[" + name + ", " + budget + ", refuseAction=" + refuseAction.attributeValue()
+                + ", clientRenegotiation=" + clientRenegotiation.attributeValue()
+                + (slowHelloLimits == null ? "" : ", " + slowHelloLimits) + "]";
     }
 }

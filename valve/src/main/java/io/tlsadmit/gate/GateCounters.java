@@ -22,7 +22,14 @@ public final class GateCounters {
     private final LongAdder[][] connections = new LongAdder[VERDICTS.length][DECISIONS.length];
     private final LongAdder[][] handshakes = new LongAdder[KINDS.length][VERSIONS.length + 1];
     private final LongAdder[] mispredictions = new LongAdder[VERDICTS.length];
-    private final LongAdder[] lateRefusals = new LongAdder[VERDICTS.length];
+    private static final LateRefusal[] LATE_REFUSALS = LateRefusal.values();
+    private static final Initiator[] INITIATORS = Initiator.values();
+    private static final SlowHelloReason[] SLOW_HELLO_REASONS = SlowHelloReason.values();
+
+    private final LongAdder[][] lateRefusals = new LongAdder[VERDICTS.length][LATE_REFUSALS.length];
+    private final LongAdder[][] renegotiations = new LongAdder[INITIATORS.length][DECISIONS.length];
+    private final LongAdder[] distrustedOffers = new LongAdder[DECISIONS.length];
+    private final LongAdder[] slowHellos = new LongAdder[SLOW_HELLO_REASONS.length];
     private final LongAdder classifications = new LongAdder();
     private final LongAdder decidedOnAccept = new LongAdder();
     private final LongAdder classificationNanos = new LongAdder();
@@ -34,7 +41,20 @@ public final class GateCounters {
                 connections[v][d] = new LongAdder();
             }
             mispredictions[v] = new LongAdder();
-            lateRefusals[v] = new LongAdder();
+            for (int w = 0; w < LATE_REFUSALS.length; w++) {
+                lateRefusals[v][w] = new LongAdder();
+            }
+        }
+        for (int i = 0; i < INITIATORS.length; i++) {
+            for (int d = 0; d < DECISIONS.length; d++) {
+                renegotiations[i][d] = new LongAdder();
+            }
+        }
+        for (int d = 0; d < DECISIONS.length; d++) {
+            distrustedOffers[d] = new LongAdder();
+        }
+        for (int r = 0; r < SLOW_HELLO_REASONS.length; r++) {
+            slowHellos[r] = new LongAdder();
         }
         for (int k = 0; k < KINDS.length; k++) {
             for (int i = 0; i <= VERSIONS.length; i++) {
@@ -65,8 +85,20 @@ public final class GateCounters {
         mispredictions[verdict.ordinal()].increment();
     }
 
-    void lateRefusal(Verdict verdict) {
-        lateRefusals[verdict.ordinal()].increment();
+    void lateRefusal(Verdict verdict, LateRefusal where) {
+        lateRefusals[verdict.ordinal()][where.ordinal()].increment();
+    }
+
+    void renegotiation(Initiator initiator, Decision decision) {
+        renegotiations[initiator.ordinal()][decision.ordinal()].increment();
+    }
+
+    void distrustedOffer(Decision decision) {
+        distrustedOffers[decision.ordinal()].increment();
+    }
+
+    void slowHello(SlowHelloReason reason) {
+        slowHellos[reason.ordinal()].increment();
     }
 
     public long connections(Verdict verdict, Decision decision) {
@@ -91,7 +123,28 @@ public final class GateCounters {
     }
 
     public long lateRefusals(Verdict verdict) {
-        return lateRefusals[verdict.ordinal()].sum();
+        long sum = 0;
+        for (LongAdder adder : lateRefusals[verdict.ordinal()]) {
+            sum += adder.sum();
+        }
+        return sum;
+    }
+
+    public long lateRefusals(Verdict verdict, LateRefusal where) {
+        return lateRefusals[verdict.ordinal()][where.ordinal()].sum();
+    }
+
+    public long renegotiations(Initiator initiator, Decision decision) {
+        return renegotiations[initiator.ordinal()][decision.ordinal()].sum();
+    }
+
+    /** Offers to resume from distrusted sources, by what the early gate did with them. */
+    public long distrustedOffers(Decision decision) {
+        return distrustedOffers[decision.ordinal()].sum();
+    }
+
+    public long slowHellos(SlowHelloReason reason) {
+        return slowHellos[reason.ordinal()].sum();
     }
 
     public long classifications() {

@@ -25,6 +25,11 @@ public final class GateSettings {
     private final AdaptiveSettings adaptive = new AdaptiveSettings();
     private String refuseAction = "close";
     private String nativePeek = "true";
+    private String clientRenegotiation = "refuse";
+    /** null = default (SlowHelloLimits). */
+    private String helloTimeout;
+    private String maxPendingHellos;
+    private String maxPendingHellosPerSource;
 
     public String getBudget() {
         return budget;
@@ -64,6 +69,53 @@ public final class GateSettings {
 
     public void setNativePeek(String value) {
         this.nativePeek = value;
+    }
+
+    public String getClientRenegotiation() {
+        return clientRenegotiation;
+    }
+
+    public void setClientRenegotiation(String value) {
+        this.clientRenegotiation = value;
+    }
+
+    public String getHelloTimeout() {
+        return helloTimeout;
+    }
+
+    public void setHelloTimeout(String value) {
+        this.helloTimeout = value;
+    }
+
+    public String getMaxPendingHellos() {
+        return maxPendingHellos;
+    }
+
+    public void setMaxPendingHellos(String value) {
+        this.maxPendingHellos = value;
+    }
+
+    public String getMaxPendingHellosPerSource() {
+        return maxPendingHellosPerSource;
+    }
+
+    public void setMaxPendingHellosPerSource(String value) {
+        this.maxPendingHellosPerSource = value;
+    }
+
+    /** @throws IllegalArgumentException naming the offending attribute */
+    public RenegotiationPolicy clientRenegotiationValue() {
+        return RenegotiationPolicy.parse(clientRenegotiation);
+    }
+
+    /**
+     * @param maxConnections          Tomcat's {@code maxConnections} (-1 = unlimited)
+     * @param connectionTimeoutMillis Tomcat's {@code connectionTimeout}
+     * @throws IllegalArgumentException naming the offending attribute
+     */
+    public SlowHelloLimits slowHelloLimits(int maxConnections, long connectionTimeoutMillis) {
+        return SlowHelloLimits.resolve(helloTimeout, maxPendingHellos, maxPendingHellosPerSource, maxConnections,
+                connectionTimeoutMillis);
     }
 
     /** @throws IllegalArgumentException naming the offending attribute */

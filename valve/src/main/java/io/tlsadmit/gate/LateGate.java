@@ -1,27 +1,38 @@
 package io.tlsadmit.gate;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.SSLEngine;
+
 /**
- * Which connection the current thread is handshaking, so that the key manager (called by the TLS
- * engine with no reference to our channel) can charge the right connection. Set for the duration
- * of one handshake step: the engine's delegated tasks run on the same thread within that step.
+ * Which connection an {@link SSLEngine} belongs to, so that a key manager, which the TLS engine
+ * calls with the engine and nothing else, can charge the right connection. Keyed by the engine
+ * itself rather than by the thread: the engine's delegated tasks may run on any thread, and a
+ * renegotiation runs inside a read, not inside the handshake step. A channel binds its engine when it
+ * creates it and unbinds it when the connection ends.
  */
 public final class LateGate {
 
-    private static final ThreadLocal<ConnectionAdmission> CURRENT = new ThreadLocal<>();
+    private static final Map<SSLEngine, ConnectionAdmission> CONNECTIONS = new ConcurrentHashMap<>();
 
     private LateGate() {
     }
 
-    public static void enter(ConnectionAdmission connection) {
-        CURRENT.set(connection);
+    public static void bind(SSLEngine engine, ConnectionAdmission connection) {
+        CONNECTIONS.put(engine, connection);
     }
 
-    public static void exit() {
-        CURRENT.remove();
+    public static void unbind(SSLEngine engine) {
+        CONNECTIONS.remove(engine);
     }
 
-    /** The connection being handshaken on this thread; {@code null} outside a gated handshake. */
-    public static ConnectionAdmission current() {
-        return CURRENT.get();
+    /** The gated connection of this engine; {@code null} for an engine no gate created. */
+    public static ConnectionAdmission of(SSLEngine engine) {
+        return engine == null ? null : CONNECTIONS.get(engine);
+    }
+
+    /** Engines bound now: for tests that check nothing leaks. */
+    public static int bound() {
+        return CONNECTIONS.size();
     }
 }

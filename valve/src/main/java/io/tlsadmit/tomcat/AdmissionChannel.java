@@ -5,30 +5,43 @@ import io.tlsadmit.classifier.Verdict;
 import io.tlsadmit.gate.ConnectionAdmission;
 import io.tlsadmit.gate.ConnectorGate;
 import io.tlsadmit.gate.Decision;
+import io.tlsadmit.gate.HelloRecords;
+import io.tlsadmit.gate.Initiator;
 import io.tlsadmit.gate.LateGate;
 import io.tlsadmit.gate.RefuseAction;
 import io.tlsadmit.gate.ServerHelloObserver;
+import io.tlsadmit.gate.SlowHelloReason;
+import io.tlsadmit.gate.source.PendingHellos;
+import io.tlsadmit.gate.source.SourcePrefix;
 import io.tlsadmit.tomcat.worker.WorkClass;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLEngineResult;
+import javax.net.ssl.SSLEngineResult.HandshakeStatus;
 import org.apache.tomcat.util.buf.ByteBufferUtils;
 import org.apache.tomcat.util.net.NioEndpoint.NioSocketWrapper;
 import org.apache.tomcat.util.net.SSLSupport;
 import org.apache.tomcat.util.net.SecureNioChannel;
 import org.apache.tomcat.util.net.SocketBufferHandler;
+import org.apache.tomcat.util.net.openssl.ciphers.Cipher;
+import org.apache.tomcat.util.net.openssl.ciphers.Group;
+import org.apache.tomcat.util.net.openssl.ciphers.SignatureScheme;
 
 /**
  * A TLS channel that is gated before its SSLEngine exists. {@link #processSNI()} runs on the first
- * read of a new connection: the ClientHello is buffered (across reads, within
- * {@code connectionTimeout}) and classified, and the connection is refused there, before any
- * cryptography, unless it is a resumption or the budget has a token for a new handshake. The
- * handshake itself is then Tomcat's; this class only watches the server's records for the truth.
+ * read of a new connection: the ClientHello is buffered (across reads, within {@code helloTimeout})
+ * and classified, and the connection is refused there, before any cryptography, unless it is a
+ * resumption or the budget has a token for a new handshake. The handshake itself is then Tomcat's;
+ * this class watches the server's records for the truth, tells a false offer's engine to fail early,
+ * and stands between the engine and a TLS 1.2 renegotiation.
  *
  * Channels are pooled by the endpoint: all per-connection state is reset in {@link #reset}.
  */
@@ -36,6 +49,7 @@ final class AdmissionChannel extends SecureNioChannel {
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private static final boolean CPU_TIME = THREADS.isCurrentThreadCpuTimeSupported();
+    private static final String TLS13 = "TLSv1.3";
 
     private final AdmissionNioEndpoint endpoint;
     private final ConnectorGate gate;
@@ -47,8 +61,13 @@ final class AdmissionChannel extends SecureNioChannel {
      */
     private static final ThreadLocal<ClientHello> SCRATCH = ThreadLocal.withInitial(ClientHello::new);
     private final ServerHelloObserver serverHello = new ServerHelloObserver();
+    private final PendingHellos.Entry pending = new PendingHellos.Entry(this);
     private final byte[] sessionId = new byte[32];
     private boolean handshakeStarted;
+    /** The slow-hello limits closed this connection while it waited for its hello (set by the acceptor). */
+    private volatile boolean evicted;
+    /** A client's renegotiation was refused inside a read: the read must fail so Tomcat closes the connection. */
+    private boolean renegotiationRefused;
     /**
      * When the poller last handed this connection to the worker pool. Written by the poller before
      * the task is queued and read by the worker that runs it: the executor's hand-off orders the two.
@@ -64,18 +83,62 @@ final class AdmissionChannel extends SecureNioChannel {
 
     @Override
     public void reset(SocketChannel channel, NioSocketWrapper socketWrapper) throws IOException {
-        if (channel == null && admission.acceptNanos() != 0 && !admission.isDecided()) {
-            // Closed (timeout, EOF, shutdown of the client) before the hello was complete.
-            gate.abandoned(admission);
+        if (sslEngine != null) {
+            LateGate.unbind(sslEngine);
+        }
+        if (channel == null) {
+            connectionClosed();
         }
         super.reset(channel, socketWrapper);
-        admission.reset(channel == null ? 0 : System.nanoTime());
+        long now = System.nanoTime();
+        admission.reset(channel == null ? 0 : now, channel == null ? SourcePrefix.UNKNOWN : endpoint.acceptedSource());
         serverHello.reset();
         handshakeStarted = false;
+        evicted = false;
+        renegotiationRefused = false;
         dispatchedNanos = 0;
-        if (channel != null && endpoint.acceptedVerdict() != null) {
-            admission.admittedOnAccept(endpoint.acceptedVerdict(), endpoint.acceptedNanos());
+        if (channel == null) {
+            return;
         }
+        Verdict onAccept = endpoint.acceptedVerdict();
+        if (onAccept != null) {
+            admission.admittedOnAccept(onAccept, endpoint.acceptedNanos(), onAccept == Verdict.NEW);
+        } else {
+            endpoint.pendingHellos().add(pending, admission.source(), now);
+        }
+    }
+
+    /** The connection is gone: whatever it was waiting for or spent is accounted for now. */
+    private void connectionClosed() {
+        endpoint.pendingHellos().remove(pending);
+        if (admission.acceptNanos() != 0 && !admission.isDecided()) {
+            if (evicted) {
+                gate.slowHelloClosed(SlowHelloReason.EVICTED);
+            } else if (System.nanoTime() - admission.acceptNanos() >= endpoint.helloTimeoutNanos()) {
+                gate.slowHelloClosed(SlowHelloReason.TIMEOUT);
+            }
+            gate.abandoned(admission);
+        }
+        // A client that leaves after the server's first flight still cost that flight.
+        gate.handshakeEnded(admission);
+    }
+
+    @Override
+    public void free() {
+        if (sslEngine != null) {
+            LateGate.unbind(sslEngine);
+        }
+        super.free();
+    }
+
+    /** Marks this connection as closed by the slow-hello limits; the endpoint then closes it. */
+    void evict() {
+        evicted = true;
+    }
+
+    /** The wrapper of the connection this channel serves now; null once closed. */
+    NioSocketWrapper wrapper() {
+        return socketWrapper;
     }
 
     @Override
@@ -95,9 +158,8 @@ final class AdmissionChannel extends SecureNioChannel {
         ClientHello hello = SCRATCH.get();
         Verdict verdict = classifyBuffered(hello);
         if (verdict == Verdict.INCOMPLETE) {
-            if (read < 0 || overConnectionTimeout()) {
-                gate.abandoned(admission);
-                return -1;
+            if (read < 0 || overHelloTimeout()) {
+                return -1; // counted when the connection closes
             }
             if (!netInBuffer.hasRemaining()) {
                 int capacity = netInBuffer.capacity();
@@ -112,10 +174,18 @@ final class AdmissionChannel extends SecureNioChannel {
                 return SelectionKey.OP_READ;
             }
         }
+        endpoint.pendingHellos().remove(pending);
         if (verdict == Verdict.RESUME_SESSION_ID && !isSessionCached(hello)) {
             verdict = Verdict.NEW;
         }
-        if (gate.decide(admission, verdict, System.nanoTime()) == Decision.ADMITTED) {
+        if (gate.decide(admission, verdict, System.nanoTime(), endpoint.isLateGated()) == Decision.ADMITTED) {
+            socketWrapper.setReadTimeout(endpoint.getConnectionTimeout()); // the hello's own timeout is over
+            if (hello.records() > 1) {
+                int end = HelloRecords.coalesce(netInBuffer, netInBuffer.position(), 4 + hello.helloLength());
+                if (end >= 0) {
+                    netInBuffer.position(end);
+                }
+            }
             return 0;
         }
         if (gate.refuseAction() == RefuseAction.RESET) {
@@ -149,10 +219,25 @@ final class AdmissionChannel extends SecureNioChannel {
         return endpoint.isSessionCached(hello.sni(), sessionId, length);
     }
 
-    private boolean overConnectionTimeout() {
-        long timeoutMillis = endpoint.getConnectionTimeout();
-        return timeoutMillis > 0
-                && System.nanoTime() - admission.acceptNanos() > TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    private boolean overHelloTimeout() {
+        return System.nanoTime() - admission.acceptNanos() > endpoint.helloTimeoutNanos();
+    }
+
+    /**
+     * The engine exists now and has not started: bind it to this connection for the key manager, and
+     * forbid a new session to an offer that must not turn into an unpaid full handshake (the engine
+     * copies this setting when the handshake begins, so here is the last moment to set it).
+     */
+    @Override
+    protected void createSSLEngine(String hostName, List<Cipher> clientRequestedCiphers,
+            List<String> clientRequestedApplicationProtocols, List<String> clientRequestedProtocols,
+            List<Group> clientSupportedGroups, List<SignatureScheme> clientSignatureSchemes) {
+        super.createSSLEngine(hostName, clientRequestedCiphers, clientRequestedApplicationProtocols,
+                clientRequestedProtocols, clientSupportedGroups, clientSignatureSchemes);
+        LateGate.bind(sslEngine, admission);
+        if (endpoint.isLateGated() && gate.blockNewSession(admission)) {
+            sslEngine.setEnableSessionCreation(false);
+        }
     }
 
     @Override
@@ -168,17 +253,24 @@ final class AdmissionChannel extends SecureNioChannel {
         }
         long cpuStart = CPU_TIME ? THREADS.getCurrentThreadCpuTime() : 0;
         int result;
-        LateGate.enter(admission);
         try {
             result = super.handshake(read, write);
+        } catch (IOException e) {
+            if (admission.isNewSessionBlocked() && serverHello.kind() == null) {
+                // The engine would have had to create a session: the ticket or PSK was not one it can resume.
+                gate.refusedWithoutNewSession(admission, System.nanoTime());
+            }
+            throw e;
         } finally {
-            LateGate.exit();
             if (CPU_TIME) {
                 admission.addHandshakeCpu(THREADS.getCurrentThreadCpuTime() - cpuStart);
             }
         }
-        if (result == 0 && serverHello.kind() != null) {
-            gate.handshakeCompleted(admission, serverHello.kind(), serverHello.version());
+        if (result == 0 && handshakeComplete) {
+            gate.handshakeEnded(admission);
+            if (admission.isNewSessionBlocked() && sslEngine != null) {
+                sslEngine.setEnableSessionCreation(true); // a renegotiation, if allowed, is a handshake of its own
+            }
         }
         return result;
     }
@@ -189,8 +281,64 @@ final class AdmissionChannel extends SecureNioChannel {
         if (!serverHello.isDone()) {
             // The wrap left this flight's records in [0, limit); a flush may have moved the position.
             serverHello.onServerRecords(netOutBuffer, 0, netOutBuffer.limit());
+            if (serverHello.kind() != null) {
+                gate.serverFlight(admission, serverHello.kind(), serverHello.version(), System.nanoTime());
+            }
         }
         return result;
+    }
+
+    /**
+     * The engine has work to do. Once the handshake is complete, on TLS 1.2 that can only be a
+     * renegotiation the client started (TLS 1.3 has none: its post-handshake messages, such as KeyUpdate,
+     * are cheap and run as usual). A refused one is stopped here, before the engine's task parses the
+     * new hello, and the read that found it fails.
+     */
+    @Override
+    protected HandshakeStatus tasks() {
+        if (handshakeComplete && !admission.isRenegotiating() && !TLS13.equals(sslEngine.getSession().getProtocol())
+                && !gate.renegotiation(admission, Initiator.CLIENT)) {
+            renegotiationRefused = true;
+            netInBuffer.clear(); // nothing more is read from this connection; ends the unwrap loop of read()
+            return sslEngine.getHandshakeStatus();
+        }
+        return super.tasks();
+    }
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        int read = super.read(dst);
+        afterRead();
+        return read;
+    }
+
+    @Override
+    public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
+        long read = super.read(dsts, offset, length);
+        afterRead();
+        return read;
+    }
+
+    private void afterRead() throws IOException {
+        if (renegotiationRefused) {
+            throw new IOException("tlsadmit: client-initiated renegotiation refused on " + gate.name());
+        }
+        SSLEngine engine = sslEngine;
+        if (admission.isRenegotiating() && engine != null
+                && engine.getHandshakeStatus() == HandshakeStatus.NOT_HANDSHAKING) {
+            gate.renegotiationFinished(admission);
+        }
+    }
+
+    /** Tomcat asks the client for a certificate after the first handshake (TLS 1.2): charged, never refused early. */
+    @Override
+    public void rehandshake(long timeout) throws IOException {
+        gate.renegotiation(admission, Initiator.SERVER);
+        try {
+            super.rehandshake(timeout);
+        } finally {
+            gate.renegotiationFinished(admission);
+        }
     }
 
     /** The poller is handing this connection's next event to the worker pool now. */

@@ -6,6 +6,10 @@ import io.tlsadmit.classifier.Verdict;
 import io.tlsadmit.gate.ConnectorGate;
 import io.tlsadmit.gate.Decision;
 import io.tlsadmit.gate.RefuseAction;
+import io.tlsadmit.gate.SlowHelloLimits;
+import io.tlsadmit.gate.SlowHelloReason;
+import io.tlsadmit.gate.source.PendingHellos;
+import io.tlsadmit.gate.source.SourcePrefix;
 import io.tlsadmit.peek.NativePeek;
 import io.tlsadmit.tomcat.worker.RankedWork;
 import io.tlsadmit.tomcat.worker.ShortestWorkFirstExecutor;
@@ -16,6 +20,7 @@ import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLSessionContext;
 import org.apache.tomcat.util.net.NioChannel;
 import org.apache.tomcat.util.net.NioEndpoint;
@@ -49,12 +54,14 @@ public class AdmissionNioEndpoint extends NioEndpoint {
     private volatile boolean nativePeek = true;
     private volatile boolean peekOnAccept;
     private volatile boolean shortestWorkFirst = true;
+    private volatile long helloTimeoutNanos = Long.MAX_VALUE;
 
     // Acceptor thread only: setSocketOptions() hands its verdict to the channel's reset(), which
     // Tomcat calls synchronously from it on the same thread.
     private ByteBuffer peekBuffer;
     private Verdict acceptedVerdict;
     private long acceptedNanos;
+    private long acceptedSource;
 
     void gate(ConnectorGate gate) {
         this.gate = gate;
@@ -71,6 +78,24 @@ public class AdmissionNioEndpoint extends NioEndpoint {
             return new AdmissionChannel(buffer, this, current);
         }
         return super.createChannel(buffer);
+    }
+
+    /** How long and how many connections may wait for their hello; resolved by the protocol at init. */
+    void slowHelloLimits(SlowHelloLimits limits) {
+        ConnectorGate current = gate;
+        if (current != null) {
+            current.slowHelloLimits(limits);
+        }
+        this.helloTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(limits.helloTimeoutMillis());
+    }
+
+    PendingHellos pendingHellos() {
+        ConnectorGate current = gate;
+        return current.pendingHellos();
+    }
+
+    long helloTimeoutNanos() {
+        return helloTimeoutNanos;
     }
 
     void shortestWorkFirst(boolean enabled) {
@@ -158,25 +183,74 @@ public class AdmissionNioEndpoint extends NioEndpoint {
     @Override
     protected boolean setSocketOptions(SocketChannel socket) {
         ConnectorGate current = gate;
-        if (peekOnAccept && current != null && isSSLEnabled()) {
-            long accepted = System.nanoTime();
+        if (current == null || !isSSLEnabled()) {
+            return super.setSocketOptions(socket);
+        }
+        long accepted = System.nanoTime();
+        long source = source(socket);
+        if (peekOnAccept) {
             Verdict verdict = peek(socket, current);
-            if (verdict != null) {
-                if (current.decideOnAccept(verdict, accepted, System.nanoTime()) == Decision.REFUSED) {
-                    prepareToRefuse(socket, current.refuseAction());
-                    // No wrapper exists yet, so the acceptor's closeSocket() would do nothing: close it
-                    // here, releasing its maxConnections slot.
-                    destroySocket(socket);
-                    return false;
-                }
+            Decision decision = verdict == null ? null
+                    : current.decideOnAccept(verdict, source, accepted, System.nanoTime());
+            if (decision == Decision.REFUSED) {
+                prepareToRefuse(socket, current.refuseAction());
+                // No wrapper exists yet, so the acceptor's closeSocket() would do nothing: close it
+                // here, releasing its maxConnections slot.
+                destroySocket(socket);
+                return false;
+            }
+            if (decision == Decision.ADMITTED) {
                 acceptedVerdict = verdict;
-                acceptedNanos = accepted;
             }
         }
+        PendingHellos pending = current.pendingHellos();
+        if (acceptedVerdict == null && pending.pendingFrom(source) >= pending.perSourceLimit()) {
+            // This source already has as many connections waiting for a hello as one source may.
+            current.slowHelloClosed(SlowHelloReason.SOURCE_LIMIT);
+            prepareToRefuse(socket, RefuseAction.RESET);
+            destroySocket(socket);
+            return false;
+        }
+        acceptedNanos = accepted;
+        acceptedSource = source;
+        boolean waitsForHello = acceptedVerdict == null;
+        boolean configured;
         try {
-            return super.setSocketOptions(socket);
+            configured = super.setSocketOptions(socket);
         } finally {
             acceptedVerdict = null;
+        }
+        if (configured && waitsForHello) {
+            SocketWrapperBase<NioChannel> wrapper = connections.get(socket);
+            if (wrapper != null) {
+                // Tomcat just set connectionTimeout; until the hello is decided, the hello's own timeout holds.
+                wrapper.setReadTimeout(TimeUnit.NANOSECONDS.toMillis(helloTimeoutNanos));
+            }
+            evictOldestHellos(pending, current);
+        }
+        return configured;
+    }
+
+    /** Closes the longest-waiting connections while more than {@code maxPendingHellos} wait for a hello. */
+    private void evictOldestHellos(PendingHellos pending, ConnectorGate current) {
+        PendingHellos.Entry oldest;
+        while ((oldest = pending.evictOldest()) != null) {
+            if (oldest.owner() instanceof AdmissionChannel channel) {
+                SocketWrapperBase<NioChannel> wrapper = channel.wrapper();
+                if (wrapper != null) {
+                    channel.evict();
+                    // Closed by a worker, under the wrapper's lock, like any timed-out connection.
+                    processSocket(wrapper, SocketEvent.ERROR, true);
+                }
+            }
+        }
+    }
+
+    private static long source(SocketChannel socket) {
+        try {
+            return SourcePrefix.of(socket.getRemoteAddress());
+        } catch (IOException e) {
+            return SourcePrefix.UNKNOWN;
         }
     }
 
@@ -225,6 +299,11 @@ public class AdmissionNioEndpoint extends NioEndpoint {
         return acceptedNanos;
     }
 
+    /** The source prefix of the connection being set up (acceptor thread only, like the verdict). */
+    long acceptedSource() {
+        return acceptedSource;
+    }
+
     @Override
     public void bind() throws Exception {
         super.bind();
@@ -254,6 +333,11 @@ public class AdmissionNioEndpoint extends NioEndpoint {
     /** JSSE answers session-id lookups; Tomcat's OpenSSL session context always says "not cached". */
     boolean canVerifySessionIds() {
         return getSslImplementation() instanceof JSSEImplementation;
+    }
+
+    /** The engine's key manager is ours: a full handshake nobody paid for is charged when it asks for the certificate. */
+    boolean isLateGated() {
+        return getSslImplementation() instanceof GatedJsseImplementation;
     }
 
     /** Whether a TLS 1.2 session id is in the server session cache of the host the client named. */

@@ -4,6 +4,7 @@ import io.tlsadmit.admission.control.AdmissionController;
 import io.tlsadmit.admission.control.ControlLoop;
 import io.tlsadmit.gate.ConnectorGate;
 import io.tlsadmit.gate.GateSettings;
+import io.tlsadmit.gate.SlowHelloLimits;
 import io.tlsadmit.gate.adaptive.AdaptiveSettings;
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
@@ -79,6 +80,42 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
 
     public void setNativePeek(String nativePeek) {
         settings.setNativePeek(nativePeek);
+    }
+
+    /** {@code refuse} (default) or {@code charge}: what a client's TLS 1.2 renegotiation gets. */
+    public String getClientRenegotiation() {
+        return settings.getClientRenegotiation();
+    }
+
+    public void setClientRenegotiation(String policy) {
+        settings.setClientRenegotiation(policy);
+    }
+
+    /** Longest wait for a complete ClientHello, ms from accept. */
+    public String getHelloTimeout() {
+        return settings.getHelloTimeout();
+    }
+
+    public void setHelloTimeout(String millis) {
+        settings.setHelloTimeout(millis);
+    }
+
+    /** Connections waiting for their hello before the oldest is closed. */
+    public String getMaxPendingHellos() {
+        return settings.getMaxPendingHellos();
+    }
+
+    public void setMaxPendingHellos(String connections) {
+        settings.setMaxPendingHellos(connections);
+    }
+
+    /** Connections waiting for their hello from one source (IPv4 /24, IPv6 /64) before more are closed at accept. */
+    public String getMaxPendingHellosPerSource() {
+        return settings.getMaxPendingHellosPerSource();
+    }
+
+    public void setMaxPendingHellosPerSource(String connections) {
+        settings.setMaxPendingHellosPerSource(connections);
     }
 
     // ---- budget="adaptive" (valve/README.md) --------------------------------------------------
@@ -170,10 +207,13 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         ConnectorGate created;
         boolean nativePeek;
         boolean workerPriority;
+        SlowHelloLimits slowHellos;
         try {
-            created = new ConnectorGate(unquotedName(), settings.newBudget(), settings.refuseActionValue());
+            created = new ConnectorGate(unquotedName(), settings.newBudget(), settings.refuseActionValue(),
+                    settings.clientRenegotiationValue());
             nativePeek = settings.nativePeekValue();
             workerPriority = shortestWorkFirstValue();
+            slowHellos = settings.slowHelloLimits(getMaxConnections(), getConnectionTimeout());
         } catch (IllegalArgumentException e) {
             // Tomcat logs this and leaves the connector failed; the valve then stops the start.
             initFailure = "tlsadmit: invalid connector attribute on " + getName() + ": " + e.getMessage();
@@ -184,6 +224,7 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         endpoint.gate(created);
         endpoint.nativePeek(nativePeek);
         endpoint.shortestWorkFirst(workerPriority);
+        endpoint.slowHelloLimits(slowHellos);
         super.init();
         registerMBean(created);
         if (created.budget() instanceof AdmissionController adaptive) {

@@ -7,6 +7,8 @@ import io.tlsadmit.classifier.Verdict;
 import io.tlsadmit.gate.ConnectorGate;
 import io.tlsadmit.gate.Decision;
 import io.tlsadmit.gate.GateCounters;
+import io.tlsadmit.gate.Initiator;
+import io.tlsadmit.gate.SlowHelloReason;
 
 /** The JMX view of a {@link ConnectorGate}. */
 final class Gate implements GateMXBean {
@@ -149,6 +151,30 @@ final class Gate implements GateMXBean {
             sum += counters().mispredictions(verdict);
         }
         return sum;
+    }
+
+    @Override
+    public long getClientRenegotiationsRefused() {
+        return counters().renegotiations(Initiator.CLIENT, Decision.REFUSED);
+    }
+
+    @Override
+    public int getHellosPending() {
+        return gate.pendingHellos().size();
+    }
+
+    @Override
+    public long getSlowHellosClosed() {
+        long sum = 0;
+        for (SlowHelloReason reason : SlowHelloReason.values()) {
+            sum += counters().slowHellos(reason);
+        }
+        return sum;
+    }
+
+    @Override
+    public int getDistrustedSources() {
+        return gate.falseResumptions().distrustedSources(System.nanoTime());
     }
 
     private GateCounters counters() {

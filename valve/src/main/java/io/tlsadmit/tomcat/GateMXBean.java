@@ -50,4 +50,16 @@ public interface GateMXBean {
     long getResumedHandshakes();
 
     long getMispredictions();
+
+    /** TLS 1.2 renegotiations a client started and the gate refused (clientRenegotiation="refuse"). */
+    long getClientRenegotiationsRefused();
+
+    /** Connections accepted and still waiting for their ClientHello. */
+    int getHellosPending();
+
+    /** Connections closed by the slow-hello limits (timeout, eviction, per-source limit). */
+    long getSlowHellosClosed();
+
+    /** Sources (IPv4 /24, IPv6 /64) whose offers to resume are distrusted now. */
+    int getDistrustedSources();
 }

@@ -12,6 +12,9 @@ import io.tlsadmit.classifier.Verdict;
 import io.tlsadmit.gate.ConnectorGate;
 import io.tlsadmit.gate.Decision;
 import io.tlsadmit.gate.GateCounters;
+import io.tlsadmit.gate.Initiator;
+import io.tlsadmit.gate.LateRefusal;
+import io.tlsadmit.gate.SlowHelloReason;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -22,6 +25,9 @@ import java.util.function.ToDoubleFunction;
  * of the gates' own counters (summed over connectors), so the hot path never touches Micrometer.
  */
 final class GateMetrics {
+
+    private static final String HANDSHAKES = "Handshakes by truth and version, counted when the server sends its first"
+            + " flight (a certificate sent is a full handshake done, whether or not the client finishes)";
 
     private GateMetrics() {
     }
@@ -39,20 +45,44 @@ final class GateMetrics {
                         "Handshakes whose truth (ServerHello) differed from the ClientHello verdict",
                         c -> c.mispredictions(verdict), "verdict", verdict.name());
             }
-            if (verdict.isResumption()) {
-                counter(registry, gates, "tlsadmit.late.refusals",
-                        "Predicted resumptions refused by the late gate (full handshake needed, budget empty)",
-                        c -> c.lateRefusals(verdict), "verdict", verdict.name());
+            if (verdict.isResumption() || verdict == Verdict.NEW) {
+                for (LateRefusal stage : LateRefusal.values()) {
+                    counter(registry, gates, "tlsadmit.late.refusals",
+                            "Handshakes refused inside the engine: a predicted resumption (or an allowed renegotiation,"
+                                    + " verdict NEW) needed a full handshake the budget had no token for",
+                            c -> c.lateRefusals(verdict, stage), "verdict", verdict.name(), "stage", stage.label());
+                }
             }
         }
+        for (Initiator initiator : Initiator.values()) {
+            for (Decision decision : Decision.values()) {
+                counter(registry, gates, "tlsadmit.renegotiations", "TLS 1.2 renegotiations by who started them and what the gate did",
+                        c -> c.renegotiations(initiator, decision), "initiator", initiator.label(), "decision", decision.label());
+            }
+        }
+        for (Decision decision : Decision.values()) {
+            counter(registry, gates, "tlsadmit.distrusted.offers",
+                    "Offers to resume (ticket, PSK) from sources that keep making false ones, by early-gate decision",
+                    c -> c.distrustedOffers(decision), "decision", decision.label());
+        }
+        for (SlowHelloReason reason : SlowHelloReason.values()) {
+            counter(registry, gates, "tlsadmit.slow.hellos.closed",
+                    "Connections closed while waiting for their ClientHello, by the limit that closed them",
+                    c -> c.slowHellos(reason), "reason", reason.label());
+        }
+        Gauge.builder("tlsadmit.hellos.pending", gates, g -> sum(g, gate -> gate.pendingHellos().size()))
+                .description("Connections accepted whose ClientHello is not decided yet").register(registry);
+        Gauge.builder("tlsadmit.distrusted.sources", gates,
+                        g -> sum(g, gate -> gate.falseResumptions().distrustedSources(System.nanoTime())))
+                .description("Sources (IPv4 /24, IPv6 /64) whose offers to resume are distrusted now").register(registry);
         int[] versions = GateCounters.countedVersions();
         for (HandshakeKind kind : HandshakeKind.values()) {
             for (int version : versions) {
-                counter(registry, gates, "tlsadmit.handshakes", "Completed handshakes by truth (ServerHello) and version",
+                counter(registry, gates, "tlsadmit.handshakes", HANDSHAKES,
                         c -> c.handshakes(kind, version), "kind", kind.name().toLowerCase(Locale.ROOT),
                         "version", TlsVersion.name(version));
             }
-            counter(registry, gates, "tlsadmit.handshakes", "Completed handshakes by truth (ServerHello) and version",
+            counter(registry, gates, "tlsadmit.handshakes", HANDSHAKES,
                     c -> c.handshakes(kind, GateCounters.OTHER_VERSION), "kind", kind.name().toLowerCase(Locale.ROOT),
                     "version", "other");
         }
@@ -72,7 +102,7 @@ final class GateMetrics {
 
     private static boolean canHappen(Verdict verdict, Decision decision) {
         if (verdict.isResumption()) {
-            return decision == Decision.ADMITTED;
+            return true; // refused: an offer from a distrusted source without a late gate, charged like a new one
         }
         return verdict == Verdict.NEW || decision == Decision.REFUSED;
     }

@@ -14,7 +14,8 @@ import javax.net.ssl.X509ExtendedKeyManager;
  * handshake and before it signs anything; a resumption never asks. So a connection that the
  * ClientHello made look like a resumption (a ticket or PSK that turns out stale, foreign or forged)
  * is charged to the budget here, and refused (no certificate: the handshake fails with an alert)
- * when the budget is empty.
+ * when the budget is empty. The same holds for a TLS 1.2 renegotiation that needs a certificate. The
+ * connection is found by the engine the call names ({@link LateGate}), whatever thread runs it.
  *
  * <p>JDK 25 also asks while it decodes a stateless session ticket, to restore the local certificate
  * the smaller tickets no longer carry (JDK-8357033). That is not a full handshake and is let through;
@@ -33,10 +34,10 @@ final class LateGateKeyManager extends X509ExtendedKeyManager {
 
     @Override
     public String chooseEngineServerAlias(String keyType, Principal[] issuers, SSLEngine engine) {
-        ConnectionAdmission connection = LateGate.current();
+        ConnectionAdmission connection = LateGate.of(engine);
         if (connection != null && !connection.isFullHandshakeCharged()
                 && (connection.isRefusedLate() || !decodingStatelessTicket())
-                && !connection.gate().chargeFullHandshake(connection)) {
+                && !connection.gate().chargeFullHandshake(connection, System.nanoTime())) {
             return null;
         }
         return delegate.chooseEngineServerAlias(keyType, issuers, engine);

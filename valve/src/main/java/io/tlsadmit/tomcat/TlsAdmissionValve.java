@@ -25,8 +25,9 @@ import org.apache.juli.logging.LogFactory;
 /**
  * The gate's face in the container: {@code <Valve className="io.tlsadmit.tomcat.TlsAdmissionValve"/>}
  * in the {@code Engine}. At start it finds the service's {@link AdmissionNioProtocol} connectors and
- * binds their counters to a Prometheus registry; it answers {@code metricsPath} for addresses that
- * match {@code metricsAllow}, and tells every other request how its connection was admitted
+ * binds their counters to a Prometheus registry; it answers {@code metricsPath} for peers whose socket
+ * address matches {@code metricsAllow} (the TCP peer, never an address a {@code RemoteIpValve} took from
+ * a forwarded header: a client behind a trusted proxy could claim any), and tells every other request how its connection was admitted
  * (request attributes {@value #VERDICT_ATTRIBUTE} and {@value #HANDSHAKE_ATTRIBUTE}).
  */
 public class TlsAdmissionValve extends ValveBase {
@@ -90,7 +91,7 @@ public class TlsAdmissionValve extends ValveBase {
             metricsAllowPattern = Pattern.compile(metricsAllow);
         } catch (PatternSyntaxException | NullPointerException e) {
             throw new LifecycleException("tlsadmit: valve attribute metricsAllow must be a regular expression over the"
-                    + " remote address, was \"" + metricsAllow + "\"");
+                    + " peer address, was \"" + metricsAllow + "\"");
         }
         try {
             newSessions = NewSessionAdmission.parse(newSessionPolicy) ? new NewSessionAdmission() : null;
@@ -163,7 +164,7 @@ public class TlsAdmissionValve extends ValveBase {
     public void invoke(Request request, Response response) throws IOException, ServletException {
         PrometheusMeterRegistry metrics = registry;
         if (metrics != null && metricsPath.equals(request.getRequestURI())
-                && metricsAllowPattern.matcher(request.getRemoteAddr()).matches()) {
+                && metricsAllowPattern.matcher(request.getPeerAddr()).matches()) {
             response.setStatus(200);
             response.setContentType(PROMETHEUS_TEXT);
             try (Writer writer = response.getWriter()) {

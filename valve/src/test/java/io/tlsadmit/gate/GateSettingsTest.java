@@ -64,4 +64,43 @@ class GateSettingsTest {
         settings.setRefuseAction("reset");
         assertEquals(RefuseAction.RESET, settings.refuseActionValue());
     }
+
+    @Test
+    void clientRenegotiationIsRefusedUnlessChargeIsAsked() {
+        assertEquals(RenegotiationPolicy.REFUSE, settings.clientRenegotiationValue());
+        settings.setClientRenegotiation(" Charge ");
+        assertEquals(RenegotiationPolicy.CHARGE, settings.clientRenegotiationValue());
+        settings.setClientRenegotiation("allow");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, settings::clientRenegotiationValue);
+        assertTrue(e.getMessage().startsWith("clientRenegotiation "), e.getMessage());
+    }
+
+    @Test
+    void slowHelloLimitsDefaultToTenSecondsAndSharesOfMaxConnections() {
+        SlowHelloLimits limits = settings.slowHelloLimits(8192, 60_000);
+        assertEquals(new SlowHelloLimits(10_000, 4096, 512), limits);
+        assertEquals(2_000, settings.slowHelloLimits(8192, 2_000).helloTimeoutMillis(), "never beyond connectionTimeout");
+        assertEquals(10_000, settings.slowHelloLimits(-1, 60_000).maxPending(), "maxConnections unlimited");
+        settings.setHelloTimeout("3000");
+        settings.setMaxPendingHellos("100");
+        settings.setMaxPendingHellosPerSource("500");
+        assertEquals(new SlowHelloLimits(3_000, 100, 100), settings.slowHelloLimits(8192, 60_000),
+                "a source can never have more than all");
+    }
+
+    @Test
+    void badSlowHelloLimitsNameTheirAttribute() {
+        for (String[] bad : new String[][] {{"helloTimeout", "0"}, {"maxPendingHellos", "many"},
+                {"maxPendingHellosPerSource", "-3"}}) {
+            GateSettings fresh = new GateSettings();
+            switch (bad[0]) {
+                case "helloTimeout" -> fresh.setHelloTimeout(bad[1]);
+                case "maxPendingHellos" -> fresh.setMaxPendingHellos(bad[1]);
+                default -> fresh.setMaxPendingHellosPerSource(bad[1]);
+            }
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> fresh.slowHelloLimits(8192, 60_000));
+            assertTrue(e.getMessage().startsWith(bad[0] + " must be a whole number"), e.getMessage());
+        }
+    }
 }
