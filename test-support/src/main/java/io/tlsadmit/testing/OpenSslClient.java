@@ -1,11 +1,13 @@
 package io.tlsadmit.testing;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -19,6 +21,7 @@ public final class OpenSslClient {
     private final Path caFile;
     private final List<String> options = new ArrayList<>();
     private String path = "/";
+    private boolean renegotiate;
 
     private OpenSslClient(int port, Path caFile) {
         this.port = port;
@@ -58,6 +61,15 @@ public final class OpenSslClient {
         return this;
     }
 
+    /**
+     * Renegotiates once the handshake is done, before the request: s_client's {@code R} command (TLS 1.2;
+     * OpenSSL asks for a new session, so the server would do a full handshake).
+     */
+    public OpenSslClient renegotiate() {
+        renegotiate = true;
+        return this;
+    }
+
     public OpenSslClient path(String path) {
         this.path = path;
         return this;
@@ -70,25 +82,59 @@ public final class OpenSslClient {
     }
 
     public Result run() {
+        // s_client reads its command letters (R) only without -ign_eof; then stdin must stay open until the
+        // server has answered, or its end would close the connection first.
         List<String> command = new ArrayList<>(List.of("openssl", "s_client", "-connect", "127.0.0.1:" + port,
-                "-servername", "localhost", "-CAfile", caFile.toString(), "-verify_return_error", "-ign_eof"));
+                "-servername", "localhost", "-CAfile", caFile.toString(), "-verify_return_error"));
+        if (!renegotiate) {
+            command.add("-ign_eof");
+        }
         command.addAll(options);
+        String request = "GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
         try {
             Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String request = "GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
-            process.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
-            process.getOutputStream().close();
-            byte[] output = process.getInputStream().readNBytes(1 << 20);
-            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+            CompletableFuture<byte[]> output = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return process.getInputStream().readNBytes(1 << 20);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            OutputStream stdin = process.getOutputStream();
+            try {
+                if (renegotiate) {
+                    stdin.write("R\n".getBytes(StandardCharsets.US_ASCII));
+                    stdin.flush();
+                    Thread.sleep(500); // a separate read for s_client: a command letter must start its buffer
+                }
+                stdin.write(request.getBytes(StandardCharsets.US_ASCII));
+                stdin.flush();
+                if (!renegotiate) {
+                    stdin.close();
+                }
+            } catch (IOException e) {
+                // s_client has already exited (the server closed): its output says why
+            }
+            boolean exited = process.waitFor(20, TimeUnit.SECONDS);
+            closeQuietly(stdin);
+            if (!exited) {
                 process.destroyForcibly();
                 throw new IllegalStateException("openssl s_client did not finish: " + String.join(" ", command));
             }
-            return new Result(process.exitValue(), new String(output, StandardCharsets.ISO_8859_1));
+            return new Result(process.exitValue(), new String(output.join(), StandardCharsets.ISO_8859_1));
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot run openssl s_client", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+    }
+
+    private static void closeQuietly(OutputStream stdin) {
+        try {
+            stdin.close();
+        } catch (IOException e) {
+            // the process is gone
         }
     }
 
@@ -127,6 +173,12 @@ public final class OpenSslClient {
             } catch (RuntimeException e) {
                 return -1;
             }
+        }
+
+        /** s_client started a renegotiation and saw it complete (it prints the new session's verification). */
+        public boolean renegotiated() {
+            int at = output.indexOf("RENEGOTIATING");
+            return at >= 0 && output.indexOf("verify return:", at) >= 0 && httpStatus() > 0;
         }
 
         /** The HTTP status of the response, or -1 when none arrived. */

@@ -148,8 +148,24 @@ final class AdmissionChannel extends SecureNioChannel {
             if (gated != 0) {
                 return gated;
             }
+        } else if (sc.read(netInBuffer) >= 0) {
+            // Decided on accept from a peek: the hello is here, and may still need its records joined.
+            ClientHello hello = SCRATCH.get();
+            if (classifyBuffered(hello).isFinal()) {
+                joinRecords(hello);
+            }
         }
         return super.processSNI();
+    }
+
+    /** A hello over several records is handed on as one, so Tomcat's SNI extractor reads all of it, quietly. */
+    private void joinRecords(ClientHello hello) {
+        if (hello.records() > 1) {
+            int end = HelloRecords.coalesce(netInBuffer, netInBuffer.position(), 4 + hello.helloLength());
+            if (end >= 0) {
+                netInBuffer.position(end);
+            }
+        }
     }
 
     /** @return 0 when admitted, -1 to close, or {@link SelectionKey#OP_READ} to wait for more of the hello */
@@ -180,12 +196,7 @@ final class AdmissionChannel extends SecureNioChannel {
         }
         if (gate.decide(admission, verdict, System.nanoTime(), endpoint.isLateGated()) == Decision.ADMITTED) {
             socketWrapper.setReadTimeout(endpoint.getConnectionTimeout()); // the hello's own timeout is over
-            if (hello.records() > 1) {
-                int end = HelloRecords.coalesce(netInBuffer, netInBuffer.position(), 4 + hello.helloLength());
-                if (end >= 0) {
-                    netInBuffer.position(end);
-                }
-            }
+            joinRecords(hello);
             return 0;
         }
         if (gate.refuseAction() == RefuseAction.RESET) {
