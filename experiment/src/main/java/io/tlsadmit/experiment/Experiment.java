@@ -4,7 +4,7 @@ import io.tlsadmit.experiment.report.Charts;
 import io.tlsadmit.experiment.report.CpuChangeTable;
 import io.tlsadmit.experiment.report.ResultsCsv;
 import io.tlsadmit.experiment.report.SummaryTable;
-import io.tlsadmit.experiment.server.CpuPinning;
+import io.tlsadmit.testing.CpuPinning;
 import io.tlsadmit.experiment.server.ProcessCpu;
 import io.tlsadmit.experiment.server.RubisDatabase;
 import io.tlsadmit.experiment.server.RubisServer;

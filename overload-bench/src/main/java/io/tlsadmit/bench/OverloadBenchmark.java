@@ -1,6 +1,7 @@
 package io.tlsadmit.bench;
 
 import io.tlsadmit.testing.ConnectorSpec;
+import io.tlsadmit.testing.CpuPinning;
 import io.tlsadmit.testing.Jdk;
 import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;

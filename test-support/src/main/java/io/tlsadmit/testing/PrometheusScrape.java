@@ -8,7 +8,7 @@ import java.util.Map;
 /** A Prometheus text exposition, parsed enough to read samples by name and labels. */
 public final class PrometheusScrape {
 
-    private record Sample(String name, Map<String, String> labels, double value) {
+    private record Sample(String name, Map<String, String> labels, String key, double value) {
     }
 
     private final String text;
@@ -26,6 +26,7 @@ public final class PrometheusScrape {
                 continue;
             }
             String name;
+            String key = line.substring(0, space);
             Map<String, String> labels = new LinkedHashMap<>();
             if (brace >= 0 && brace < space) {
                 name = line.substring(0, brace);
@@ -35,7 +36,7 @@ public final class PrometheusScrape {
                 name = line.substring(0, space);
             }
             try {
-                samples.add(new Sample(name, labels, Double.parseDouble(line.substring(space + 1).trim())));
+                samples.add(new Sample(name, labels, key, Double.parseDouble(line.substring(space + 1).trim())));
             } catch (NumberFormatException ignored) {
                 // timestamps or exotic values are not needed here
             }
@@ -58,6 +59,21 @@ public final class PrometheusScrape {
             }
         }
         return sum;
+    }
+
+    /**
+     * Every sample whose name starts with {@code prefix} and ends with {@code suffix}, keyed as exposed
+     * ({@code name{label="value",...}}), in exposition order: for reports that list whatever moved,
+     * including families added after the report was written.
+     */
+    public Map<String, Double> samples(String prefix, String suffix) {
+        Map<String, Double> found = new LinkedHashMap<>();
+        for (Sample sample : samples) {
+            if (sample.name.startsWith(prefix) && sample.name.endsWith(suffix)) {
+                found.put(sample.key, sample.value);
+            }
+        }
+        return found;
     }
 
     /** How many samples (label sets) are called {@code name}. */

@@ -2,6 +2,7 @@ package io.tlsadmit.experiment.server;
 
 import io.tlsadmit.experiment.Mode;
 import io.tlsadmit.testing.ConnectorSpec;
+import io.tlsadmit.testing.CpuPinning;
 import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;
 import io.tlsadmit.testing.TomcatServer;
