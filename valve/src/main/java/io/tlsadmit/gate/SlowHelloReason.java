@@ -8,7 +8,7 @@ public enum SlowHelloReason {
     TIMEOUT,
     /** The oldest of more than {@code maxPendingHellos} waiting, closed for a newer connection. */
     EVICTED,
-    /** Its source already had {@code maxPendingHellosPerSource} waiting: closed at accept. */
+    /** The oldest of more than {@code maxPendingHellosPerSource} waiting from its source, closed for a newer one. */
     SOURCE_LIMIT;
 
     public String label() {

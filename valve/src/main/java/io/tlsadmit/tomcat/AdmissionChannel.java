@@ -64,8 +64,8 @@ final class AdmissionChannel extends SecureNioChannel {
     private final PendingHellos.Entry pending = new PendingHellos.Entry(this);
     private final byte[] sessionId = new byte[32];
     private boolean handshakeStarted;
-    /** The slow-hello limits closed this connection while it waited for its hello (set by the acceptor). */
-    private volatile boolean evicted;
+    /** Why the slow-hello limits closed this connection while it waited for its hello (set by the acceptor). */
+    private volatile SlowHelloReason evicted;
     /** A client's renegotiation was refused inside a read: the read must fail so Tomcat closes the connection. */
     private boolean renegotiationRefused;
     /**
@@ -94,7 +94,7 @@ final class AdmissionChannel extends SecureNioChannel {
         admission.reset(channel == null ? 0 : now, channel == null ? SourcePrefix.UNKNOWN : endpoint.acceptedSource());
         serverHello.reset();
         handshakeStarted = false;
-        evicted = false;
+        evicted = null;
         renegotiationRefused = false;
         dispatchedNanos = 0;
         if (channel == null) {
@@ -112,8 +112,8 @@ final class AdmissionChannel extends SecureNioChannel {
     private void connectionClosed() {
         endpoint.pendingHellos().remove(pending);
         if (admission.acceptNanos() != 0 && !admission.isDecided()) {
-            if (evicted) {
-                gate.slowHelloClosed(SlowHelloReason.EVICTED);
+            if (evicted != null) {
+                gate.slowHelloClosed(evicted);
             } else if (System.nanoTime() - admission.acceptNanos() >= endpoint.helloTimeoutNanos()) {
                 gate.slowHelloClosed(SlowHelloReason.TIMEOUT);
             }
@@ -132,8 +132,8 @@ final class AdmissionChannel extends SecureNioChannel {
     }
 
     /** Marks this connection as closed by the slow-hello limits; the endpoint then closes it. */
-    void evict() {
-        evicted = true;
+    void evict(SlowHelloReason reason) {
+        evicted = reason;
     }
 
     /** The wrapper of the connection this channel serves now; null once closed. */

@@ -203,14 +203,6 @@ public class AdmissionNioEndpoint extends NioEndpoint {
                 acceptedVerdict = verdict;
             }
         }
-        PendingHellos pending = current.pendingHellos();
-        if (acceptedVerdict == null && pending.pendingFrom(source) >= pending.perSourceLimit()) {
-            // This source already has as many connections waiting for a hello as one source may.
-            current.slowHelloClosed(SlowHelloReason.SOURCE_LIMIT);
-            prepareToRefuse(socket, RefuseAction.RESET);
-            destroySocket(socket);
-            return false;
-        }
         acceptedNanos = accepted;
         acceptedSource = source;
         boolean waitsForHello = acceptedVerdict == null;
@@ -226,22 +218,23 @@ public class AdmissionNioEndpoint extends NioEndpoint {
                 // Tomcat just set connectionTimeout; until the hello is decided, the hello's own timeout holds.
                 wrapper.setReadTimeout(TimeUnit.NANOSECONDS.toMillis(helloTimeoutNanos));
             }
-            evictOldestHellos(pending, current);
+            PendingHellos pending = current.pendingHellos();
+            close(pending.evictOldestOf(source), SlowHelloReason.SOURCE_LIMIT);
+            PendingHellos.Entry oldest;
+            while ((oldest = pending.evictOldest()) != null) {
+                close(oldest, SlowHelloReason.EVICTED);
+            }
         }
         return configured;
     }
 
-    /** Closes the longest-waiting connections while more than {@code maxPendingHellos} wait for a hello. */
-    private void evictOldestHellos(PendingHellos pending, ConnectorGate current) {
-        PendingHellos.Entry oldest;
-        while ((oldest = pending.evictOldest()) != null) {
-            if (oldest.owner() instanceof AdmissionChannel channel) {
-                SocketWrapperBase<NioChannel> wrapper = channel.wrapper();
-                if (wrapper != null) {
-                    channel.evict();
-                    // Closed by a worker, under the wrapper's lock, like any timed-out connection.
-                    processSocket(wrapper, SocketEvent.ERROR, true);
-                }
+    /** Closes a connection the slow-hello limits evicted: by a worker, under the wrapper's lock, like a timeout. */
+    private void close(PendingHellos.Entry evicted, SlowHelloReason reason) {
+        if (evicted != null && evicted.owner() instanceof AdmissionChannel channel) {
+            SocketWrapperBase<NioChannel> wrapper = channel.wrapper();
+            if (wrapper != null) {
+                channel.evict(reason);
+                processSocket(wrapper, SocketEvent.ERROR, true);
             }
         }
     }

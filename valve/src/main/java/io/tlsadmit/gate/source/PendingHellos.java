@@ -7,11 +7,13 @@ package io.tlsadmit.gate.source;
  * connections from taking every connection slot of the server.
  *
  * <ul>
- *   <li>{@code perSourceLimit}: a source (IPv4 /24, IPv6 /64) with that many pending already gets no
- *       more ({@link #add} answers false and the connection is closed at once);</li>
- *   <li>{@code limit}: when more are pending in all, the oldest is evicted ({@link #evictOldest}):
- *       a slow client is far more likely to be the oldest than a fresh one.</li>
+ *   <li>{@code perSourceLimit}: when a source (IPv4 /24, IPv6 /64) has more pending, its oldest is
+ *       evicted ({@link #evictOldestOf});</li>
+ *   <li>{@code limit}: when more are pending in all, the oldest of all is evicted ({@link #evictOldest}).</li>
  * </ul>
+ * Oldest first, because a client that sends its hello does so within a round trip: the one that has
+ * waited longest is the one least likely to be legitimate, and a legitimate client that shares a /24
+ * with an attacker still gets through, which refusing the newest would not allow.
  *
  * Entries belong to connections and are reused with them, so tracking allocates nothing. Thread-safe:
  * the acceptor adds, the workers remove; each call holds the lock for a few field updates.
@@ -60,13 +62,10 @@ public final class PendingHellos {
         this.perSourceLimit = perSourceLimit;
     }
 
-    /** @return false, adding nothing, when the source already has {@code perSourceLimit} pending */
-    public synchronized boolean add(Entry entry, long source, long nowNanos) {
+    /** A connection starts waiting for its hello; see {@link #evictOldestOf} and {@link #evictOldest} for the limits. */
+    public synchronized void add(Entry entry, long source, long nowNanos) {
         if (entry.pending) {
             unlink(entry);
-        }
-        if (source != SourcePrefix.UNKNOWN && perSource.get(source) >= perSourceLimit) {
-            return false;
         }
         entry.source = source;
         entry.sinceNanos = nowNanos;
@@ -83,7 +82,6 @@ public final class PendingHellos {
         if (source != SourcePrefix.UNKNOWN) {
             perSource.increment(source);
         }
-        return true;
     }
 
     /** The hello was decided, or the connection closed; harmless when not pending. */
@@ -91,6 +89,24 @@ public final class PendingHellos {
         if (entry.pending) {
             unlink(entry);
         }
+    }
+
+    /**
+     * Removes and returns the oldest entry of {@code source} when it has more than {@code perSourceLimit}
+     * pending; null otherwise. Walks from the oldest of all, which is quick when the source is the one
+     * flooding (its entries are the old ones) and bounded by {@code limit} in any case.
+     */
+    public synchronized Entry evictOldestOf(long source) {
+        if (source == SourcePrefix.UNKNOWN || perSource.get(source) <= perSourceLimit) {
+            return null;
+        }
+        for (Entry e = oldest; e != null; e = e.newer) {
+            if (e.source == source) {
+                unlink(e);
+                return e;
+            }
+        }
+        return null;
     }
 
     /** Removes and returns the oldest entry while more than {@code limit} are pending; null otherwise. */

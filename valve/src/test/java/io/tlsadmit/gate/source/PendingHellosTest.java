@@ -1,10 +1,8 @@
 package io.tlsadmit.gate.source;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -28,10 +26,10 @@ class PendingHellosTest {
         PendingHellos.Entry first = entry("first");
         PendingHellos.Entry second = entry("second");
         PendingHellos.Entry third = entry("third");
-        assertTrue(pending.add(first, source("192.0.2.1"), 1));
-        assertTrue(pending.add(second, source("192.0.2.2"), 2));
+        pending.add(first, source("192.0.2.1"), 1);
+        pending.add(second, source("192.0.2.2"), 2);
         assertNull(pending.evictOldest(), "at the limit, not over it");
-        assertTrue(pending.add(third, source("198.51.100.1"), 3));
+        pending.add(third, source("198.51.100.1"), 3);
         assertSame(first, pending.evictOldest());
         assertNull(pending.evictOldest());
         assertEquals(2, pending.size());
@@ -39,16 +37,21 @@ class PendingHellosTest {
     }
 
     @Test
-    void aSourceAtItsLimitGetsNoMoreUntilOneOfItsHellosIsDecided() {
+    void aSourceOverItsLimitLosesItsOwnOldestNotAnotherSourcesOlderOne() {
         PendingHellos pending = new PendingHellos(100, 2);
+        PendingHellos.Entry elsewhere = entry("elsewhere");
         PendingHellos.Entry a = entry("a");
-        assertTrue(pending.add(a, source("192.0.2.1"), 1));
-        assertTrue(pending.add(entry("b"), source("192.0.2.99"), 2));
-        assertFalse(pending.add(entry("c"), source("192.0.2.3"), 3), "same /24, third one");
-        assertTrue(pending.add(entry("d"), source("192.0.3.1"), 4), "the next /24 is another source");
-        pending.remove(a);
-        assertTrue(pending.add(entry("e"), source("192.0.2.3"), 5));
+        PendingHellos.Entry b = entry("b");
+        pending.add(elsewhere, source("198.51.100.1"), 0);
+        pending.add(a, source("192.0.2.1"), 1);
+        pending.add(b, source("192.0.2.99"), 2);
+        assertNull(pending.evictOldestOf(source("192.0.2.5")), "at its limit, not over it");
+        pending.add(entry("c"), source("192.0.2.3"), 3);
+        assertSame(a, pending.evictOldestOf(source("192.0.2.3")), "same /24: its oldest goes");
+        assertNull(pending.evictOldestOf(source("192.0.2.3")));
         assertEquals(3, pending.size());
+        assertEquals(2, pending.pendingFrom(source("192.0.2.0")));
+        assertEquals(1, pending.pendingFrom(source("198.51.100.0")));
     }
 
     @Test
