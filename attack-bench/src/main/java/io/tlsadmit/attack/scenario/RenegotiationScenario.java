@@ -1,0 +1,124 @@
+package io.tlsadmit.attack.scenario;
+
+import io.tlsadmit.attack.client.OpenSslRenegotiation;
+import io.tlsadmit.attack.client.RenegotiatingClient;
+import io.tlsadmit.attack.report.ScenarioReport;
+import io.tlsadmit.attack.server.CounterSnapshot;
+import io.tlsadmit.attack.server.ConnectorAttributes;
+import io.tlsadmit.attack.server.GatedServer;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * TLS 1.2 client-initiated renegotiation on admitted (resumed) connections. The budget holds one token,
+ * spent on the first session: every later full handshake, renegotiations included, is one the gate
+ * should have refused or at least counted.
+ */
+public final class RenegotiationScenario implements Scenario {
+    /** s_client processes at once: enough to keep the driver's CPU busy starting them. */
+    private static final int THREADS = 8;
+    private static final double MAX_CPU_RATIO = 1.3;
+
+    @Override
+    public String name() {
+        return "renegotiation";
+    }
+
+    private static ConnectorAttributes settings(Bench bench) {
+        return ConnectorAttributes.budget(bench.budget(), "0.01", "1");
+    }
+
+    @Override
+    public ScenarioReport run(Bench bench) throws Exception {
+        ConnectorAttributes settings = settings(bench);
+        ScenarioReport report = new ScenarioReport(name(), settings.describe());
+        try (GatedServer server = bench.start(name(), settings)) {
+            RenegotiatingClient client = new RenegotiatingClient(server.port(), bench.keystore().certificatePem(), bench.out());
+            client.establish();
+            CounterSnapshot atStart;
+
+            // Both loops once unmeasured, so that neither is measured on a JIT-cold server.
+            double warmup = Math.min(10, bench.seconds());
+            Bench.log("%s: warming up both loops, %.0f s each", name(), warmup);
+            client.baseline(THREADS, warmup);
+            client.attack(THREADS, warmup);
+            atStart = server.counters();
+
+            // What Tomcat spends doing nothing, so that each loop's CPU per connection is its own.
+            PhaseWindow idle = new PhaseWindow("idle", server, settings.adaptive());
+            Thread.sleep((long) (Math.min(5, bench.seconds()) * 1000));
+            PhaseWindow.Result ri = idle.close();
+            double idleCpuPerSecond = ri.serverCpuSeconds() / ri.seconds();
+
+            Bench.log("%s: (a) baseline, %d s_client loops: connect, resume, quit, for %.0f s", name(), THREADS, bench.seconds());
+            PhaseWindow a = new PhaseWindow("a-resume", server, settings.adaptive());
+            RenegotiatingClient.Counts baseline = client.baseline(THREADS, bench.seconds());
+            PhaseWindow.Result ra = a.close();
+
+            Bench.log("%s: (b) attack, %d s_client loops: connect, resume, renegotiate (R) for a new session, quit, for %.0f s",
+                    name(), THREADS, bench.seconds());
+            PhaseWindow b = new PhaseWindow("b-renegotiate", server, settings.adaptive());
+            RenegotiatingClient.Counts attack = client.attack(THREADS, bench.seconds());
+            PhaseWindow.Result rb = b.close();
+            Map<String, Double> whole = server.counters().since(atStart);
+            report.note("both loops ran " + warmup + " s unmeasured first (JIT warm-up); the counters count from after it");
+
+            report.add("idle", "Tomcat CPU-s/s with no client", idleCpuPerSecond, "%.4f");
+            double msA = loop(report, ra, baseline, idleCpuPerSecond);
+            double msB = loop(report, rb, attack, idleCpuPerSecond);
+            double ratio = msB / msA;
+            report.add("b/a", "Tomcat CPU per connection, attack / baseline", ratio, "%.2f",
+                    String.format(Locale.ROOT, "≤ %.1f", MAX_CPU_RATIO), ratio <= MAX_CPU_RATIO);
+            double counted = CounterSnapshot.sum(whole, "tlsadmit_handshakes_total", "kind=\"full\"");
+            double done = attack.renegotiationsCompleted();
+            report.add("whole", "full handshakes counted by the gate", counted, "%.0f",
+                    String.format(Locale.ROOT, "= done: %.0f (renegotiations completed)", done), counted == done);
+            report.add("whole", "tlsadmit_late_refusals_total increase",
+                    CounterSnapshot.sum(whole, "tlsadmit_late_refusals_total"), "%.0f");
+            Map<String, Double> renegotiation = new LinkedHashMap<>();
+            whole.forEach((series, delta) -> {
+                if (series.contains("renegotiation")) {
+                    renegotiation.put(series, delta);
+                }
+            });
+            report.note(renegotiation.isEmpty()
+                    ? "no counter family named *renegotiation* changed (or the gate has none)"
+                    : "renegotiation counters: " + renegotiation);
+            report.note("both loops are openssl s_client -tls1_2 -sess_in processes (the saved session is never"
+                    + " invalidated, so every connection resumes); CPU per connection has Tomcat's idle CPU subtracted");
+            PhaseWindow.report(ra, report, Double.NaN);
+            PhaseWindow.report(rb, report, Double.NaN);
+        }
+        openSsl(bench, report);
+        return report;
+    }
+
+    private static double loop(ScenarioReport report, PhaseWindow.Result r, RenegotiatingClient.Counts c,
+            double idleCpuPerSecond) {
+        double busy = r.serverCpuSeconds() - idleCpuPerSecond * r.seconds();
+        double msPerConnection = c.connections() == 0 ? Double.NaN : 1000 * busy / c.connections();
+        report.add(r.phase(), "connections/s", c.perSecond(), "%.1f");
+        report.add(r.phase(), "connections that resumed", c.resumed(), "%.0f");
+        report.add(r.phase(), "connections failed", c.failures(), "%.0f");
+        report.add(r.phase(), "Tomcat CPU ms per connection", msPerConnection, "%.3f");
+        if (c.renegotiationsAttempted() > 0) {
+            report.add(r.phase(), "renegotiations attempted", c.renegotiationsAttempted(), "%.0f");
+            report.add(r.phase(), "renegotiations completed", c.renegotiationsCompleted(), "%.0f");
+        }
+        return msPerConnection;
+    }
+
+    /** Informational: the same attack with the reference client, against a fresh server (its own token). */
+    private static void openSsl(Bench bench, ScenarioReport report) {
+        try (GatedServer server = bench.start("renegotiation-openssl", settings(bench))) {
+            OpenSslRenegotiation.Outcome outcome = OpenSslRenegotiation.run(server.port(),
+                    bench.keystore().certificatePem(), bench.out());
+            report.note(String.format("openssl s_client -tls1_2: first handshake %s, resumed %s; %s. Printed after"
+                            + " RENEGOTIATING: `%s`", outcome.firstHandshake() ? "ok" : "FAILED",
+                    outcome.resumed() ? "yes" : "no", outcome.verdict(), outcome.afterRenegotiating()));
+        } catch (Exception e) {
+            report.note("openssl s_client check could not run: " + e);
+        }
+    }
+}
