@@ -55,8 +55,10 @@ echo "== 1. a new client: full handshake (takes the only token), session saved"
 client -sess_out "$base/session.pem"
 echo "== 2. the same client comes back: resumption, admitted although the budget is empty"
 client -sess_in "$base/session.pem"
-echo "== 3. another new client: refused before any crypto (the server sends nothing)"
-client
+echo "== 3. a new client on another host: refused before any crypto (the server sends nothing)"
+# From 127.0.0.2: the first client's host may open a few more connections for its page within 2 s
+# (connectionsPerNewUser), so a newcomer must come from elsewhere to meet the empty budget.
+client -bind 127.0.0.2:0
 echo "== metrics (curl http://127.0.0.1:18080/tlsadmit/metrics, non-zero tlsadmit lines)"
 curl -s http://127.0.0.1:18080/tlsadmit/metrics |
   grep -E '^tlsadmit_(connections_total|handshakes_total|cpus_allocated|budget_full_handshakes_per_second)' |

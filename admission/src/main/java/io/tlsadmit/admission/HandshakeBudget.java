@@ -17,6 +17,14 @@ public interface HandshakeBudget {
     /** Takes one token for a new full handshake now; {@code false} means refuse the connection. */
     boolean tryAcquireFull();
 
+    /**
+     * Takes one token for a new full handshake even if none is left, going into debt by at most
+     * {@code maxDebt} tokens that later refills repay: for the further connections of a user admitted
+     * a moment ago, which a browser opens in parallel for one page. Paid for, so the rate holds on
+     * average; {@code false} when the debt would exceed {@code maxDebt} or the rate is 0.
+     */
+    boolean tryAcquireFullOnCredit(long maxDebt);
+
     /** The current refill rate, in new full handshakes per second. */
     double fullHandshakesPerSecond();
 

@@ -33,6 +33,11 @@ public final class StaticBudget implements HandshakeBudget {
     }
 
     @Override
+    public boolean tryAcquireFullOnCredit(long maxDebt) {
+        return bucket.tryAcquireOnCredit(maxDebt);
+    }
+
+    @Override
     public double fullHandshakesPerSecond() {
         return bucket.ratePerSecond();
     }

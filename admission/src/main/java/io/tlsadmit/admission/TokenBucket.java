@@ -90,6 +90,33 @@ public final class TokenBucket {
         }
     }
 
+    /**
+     * Takes one token even when none is left, as long as the bucket then owes at most {@code maxDebt}
+     * tokens; what is owed is repaid by the refill before anyone else gets a token. For admissions that
+     * must happen together with one already granted (the other connections of a user just admitted):
+     * they are paid for, only later, so the rate holds on average. A rate of 0 grants nothing.
+     */
+    public boolean tryAcquireOnCredit(long maxDebt) {
+        long now = nanoClock.getAsLong();
+        long floor = -Math.max(0, Math.min(maxDebt, MAX_BURST)) * UNIT;
+        while (true) {
+            State current = state.get();
+            if (current.rate == 0) {
+                refused.increment();
+                return false;
+            }
+            State refilled = current.refilledTo(now);
+            if (refilled.credit - UNIT < floor) {
+                refused.increment();
+                return false;
+            }
+            if (state.compareAndSet(current, refilled.withCredit(refilled.credit - UNIT))) {
+                granted.increment();
+                return true;
+            }
+        }
+    }
+
     /** Changes the rate from now on; tokens earned at the old rate up to now are kept. */
     public void setRatePerSecond(double ratePerSecond) {
         checkRate(ratePerSecond);
@@ -120,7 +147,7 @@ public final class TokenBucket {
         return state.get().burst;
     }
 
-    /** Tokens available now, fractional; does not change the bucket. */
+    /** Tokens available now, fractional, negative while a debt is repaid; does not change the bucket. */
     public double availableTokens() {
         return (double) state.get().refilledTo(nanoClock.getAsLong()).credit / UNIT;
     }

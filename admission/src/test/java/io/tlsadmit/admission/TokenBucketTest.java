@@ -220,6 +220,24 @@ class TokenBucketTest {
         return n;
     }
 
+    @Test
+    void onCreditATokenIsTakenIntoDebtUpToTheLimitAndRepaidFirst() {
+        AtomicLong clock = new AtomicLong();
+        TokenBucket bucket = new TokenBucket(2, 1, clock::get);
+        assertTrue(bucket.tryAcquire());
+        assertFalse(bucket.tryAcquire());
+        assertTrue(bucket.tryAcquireOnCredit(2));
+        assertTrue(bucket.tryAcquireOnCredit(2));
+        assertFalse(bucket.tryAcquireOnCredit(2), "owes 2: the limit");
+        assertEquals(-2, bucket.availableTokens(), 1e-9);
+        clock.addAndGet(1_000_000_000L); // 2 tokens earned: the debt is repaid
+        assertFalse(bucket.tryAcquire());
+        clock.addAndGet(500_000_000L);
+        assertTrue(bucket.tryAcquire());
+        bucket.setRatePerSecond(0);
+        assertFalse(bucket.tryAcquireOnCredit(100), "rate 0 grants nothing, on credit either");
+    }
+
     static void runConcurrently(int threads, Runnable work) throws InterruptedException {
         CountDownLatch start = new CountDownLatch(1);
         List<Thread> started = new ArrayList<>();

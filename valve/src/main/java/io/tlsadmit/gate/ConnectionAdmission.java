@@ -15,6 +15,7 @@ public final class ConnectionAdmission {
     private final ConnectorGate gate;
     private long acceptNanos;
     private long source = SourcePrefix.UNKNOWN;
+    private long host = SourcePrefix.UNKNOWN;
     private Verdict verdict;
     private Decision decision;
     private boolean fullHandshakeCharged;
@@ -31,10 +32,14 @@ public final class ConnectionAdmission {
         this.gate = gate;
     }
 
-    /** A new connection was accepted now from {@code source} (a {@link SourcePrefix}). */
-    public void reset(long acceptNanos, long source) {
+    /**
+     * A new connection was accepted now from {@code host} in {@code source} ({@link SourcePrefix#host} and
+     * {@link SourcePrefix#of}).
+     */
+    public void reset(long acceptNanos, long source, long host) {
         this.acceptNanos = acceptNanos;
         this.source = source;
+        this.host = host;
         verdict = null;
         decision = null;
         fullHandshakeCharged = false;
@@ -58,6 +63,10 @@ public final class ConnectionAdmission {
 
     public long source() {
         return source;
+    }
+
+    public long host() {
+        return host;
     }
 
     /** The ClientHello verdict; {@code null} until the gate decided. */

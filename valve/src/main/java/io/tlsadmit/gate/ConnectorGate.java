@@ -9,6 +9,7 @@ import io.tlsadmit.classifier.TlsVersion;
 import io.tlsadmit.classifier.Verdict;
 import io.tlsadmit.gate.source.FalseResumptions;
 import io.tlsadmit.gate.source.PendingHellos;
+import io.tlsadmit.gate.source.SessionGrace;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
@@ -36,6 +37,11 @@ public final class ConnectorGate {
     static final double DISTRUST_THRESHOLD = 3;
     static final long DISTRUST_HALF_LIFE_NANOS = TimeUnit.SECONDS.toNanos(30);
     static final int DISTRUST_SOURCES = 4096;
+    /** A browser opens its first page's connections within a few hundred ms; 2 s covers a slow one. */
+    static final long SESSION_GRACE_WINDOW_NANOS = TimeUnit.SECONDS.toNanos(2);
+    static final int SESSION_GRACE_HOSTS = 4096;
+    /** Browsers open at most six connections per host name (HTTP/1.1). */
+    public static final int DEFAULT_CONNECTIONS_PER_NEW_USER = 6;
 
     private final String name;
     private final HandshakeBudget budget;
@@ -47,17 +53,26 @@ public final class ConnectorGate {
     private volatile ClientHelloClassifier classifier = new ClientHelloClassifier(ServerPolicy.DEFAULT);
     private volatile SlowHelloLimits slowHelloLimits;
     private volatile PendingHellos pendingHellos = new PendingHellos(Integer.MAX_VALUE, Integer.MAX_VALUE);
+    private final SessionGrace sessionGrace;
+    /** What grace admissions may owe the budget at once: two users' pages. */
+    private final long maxGraceDebt;
 
     public ConnectorGate(String name, HandshakeBudget budget, RefuseAction refuseAction) {
-        this(name, budget, refuseAction, RenegotiationPolicy.REFUSE);
+        this(name, budget, refuseAction, RenegotiationPolicy.REFUSE, DEFAULT_CONNECTIONS_PER_NEW_USER);
     }
 
+    /**
+     * @param connectionsPerNewUser new connections of one host admitted together: the one the budget
+     *                              admits and up to this many minus one more within two seconds, on credit
+     */
     public ConnectorGate(String name, HandshakeBudget budget, RefuseAction refuseAction,
-            RenegotiationPolicy clientRenegotiation) {
+            RenegotiationPolicy clientRenegotiation, int connectionsPerNewUser) {
         this.name = Objects.requireNonNull(name, "name");
         this.budget = Objects.requireNonNull(budget, "budget");
         this.refuseAction = Objects.requireNonNull(refuseAction, "refuseAction");
         this.clientRenegotiation = Objects.requireNonNull(clientRenegotiation, "clientRenegotiation");
+        this.sessionGrace = new SessionGrace(SESSION_GRACE_HOSTS, connectionsPerNewUser - 1, SESSION_GRACE_WINDOW_NANOS);
+        this.maxGraceDebt = 2L * connectionsPerNewUser;
     }
 
     /** The connector's name as Tomcat reports it, e.g. {@code https-jsse-nio-127.0.0.1-8443}. */
@@ -120,7 +135,7 @@ public final class ConnectorGate {
     public Decision decide(ConnectionAdmission connection, Verdict verdict, long nowNanos, boolean lateGated) {
         boolean distrusted = isUnverifiable(verdict) && falseResumptions.isDistrusted(connection.source(), nowNanos);
         boolean chargeNow = verdict == Verdict.NEW || (distrusted && !lateGated);
-        Decision decision = decide(verdict, connection.acceptNanos(), nowNanos, chargeNow);
+        Decision decision = decide(verdict, connection.host(), connection.acceptNanos(), nowNanos, chargeNow);
         if (distrusted) {
             connection.distrusted();
             counters.distrustedOffer(decision);
@@ -134,15 +149,15 @@ public final class ConnectorGate {
      * the channel learns it through {@link ConnectionAdmission#admittedOnAccept}. Offers that need the
      * source's history are left to the channel (this returns null for them).
      */
-    public Decision decideOnAccept(Verdict verdict, long source, long acceptNanos, long nowNanos) {
+    public Decision decideOnAccept(Verdict verdict, long source, long host, long acceptNanos, long nowNanos) {
         if (isUnverifiable(verdict) && falseResumptions.isDistrusted(source, nowNanos)) {
             return null;
         }
         counters.onAcceptDecision();
-        return decide(verdict, acceptNanos, nowNanos, verdict == Verdict.NEW);
+        return decide(verdict, host, acceptNanos, nowNanos, verdict == Verdict.NEW);
     }
 
-    private Decision decide(Verdict verdict, long acceptNanos, long nowNanos, boolean charge) {
+    private Decision decide(Verdict verdict, long host, long acceptNanos, long nowNanos, boolean charge) {
         counters.classified(Math.max(0, nowNanos - acceptNanos));
         if (budget instanceof AdmissionController adaptive && verdict.isHandshake()) {
             // Demand counts every arrival, admitted or not: it is what cpusRequested is computed from.
@@ -150,7 +165,7 @@ public final class ConnectorGate {
         }
         Decision decision;
         if (charge) {
-            decision = budget.tryAcquireFull() ? Decision.ADMITTED : Decision.REFUSED;
+            decision = charge(verdict, host, nowNanos) ? Decision.ADMITTED : Decision.REFUSED;
         } else if (verdict.isResumption()) {
             decision = Decision.ADMITTED;
         } else {
@@ -158,6 +173,25 @@ public final class ConnectorGate {
         }
         counters.connection(verdict, decision);
         return decision;
+    }
+
+    /**
+     * A token for a new handshake; or, for a host admitted a moment ago, one on credit: the other
+     * connections of its first page are admitted with the first (or the page fails and the first
+     * handshake was spent on nobody), and paid for by the next refills.
+     */
+    private boolean charge(Verdict verdict, long host, long nowNanos) {
+        if (budget.tryAcquireFull()) {
+            if (verdict == Verdict.NEW) {
+                sessionGrace.admitted(host, nowNanos);
+            }
+            return true;
+        }
+        if (verdict == Verdict.NEW && sessionGrace.take(host, nowNanos) && budget.tryAcquireFullOnCredit(maxGraceDebt)) {
+            counters.sessionGrace();
+            return true;
+        }
+        return false;
     }
 
     /** Tickets and PSKs only the engine can check; a TLS 1.2 session id was looked up before the gate decided. */

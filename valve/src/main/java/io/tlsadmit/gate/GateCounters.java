@@ -30,6 +30,7 @@ public final class GateCounters {
     private final LongAdder[][] renegotiations = new LongAdder[INITIATORS.length][DECISIONS.length];
     private final LongAdder[] distrustedOffers = new LongAdder[DECISIONS.length];
     private final LongAdder[] slowHellos = new LongAdder[SLOW_HELLO_REASONS.length];
+    private final LongAdder sessionGrace = new LongAdder();
     private final LongAdder classifications = new LongAdder();
     private final LongAdder decidedOnAccept = new LongAdder();
     private final LongAdder classificationNanos = new LongAdder();
@@ -93,6 +94,10 @@ public final class GateCounters {
         renegotiations[initiator.ordinal()][decision.ordinal()].increment();
     }
 
+    void sessionGrace() {
+        sessionGrace.increment();
+    }
+
     void distrustedOffer(Decision decision) {
         distrustedOffers[decision.ordinal()].increment();
     }
@@ -136,6 +141,11 @@ public final class GateCounters {
 
     public long renegotiations(Initiator initiator, Decision decision) {
         return renegotiations[initiator.ordinal()][decision.ordinal()].sum();
+    }
+
+    /** New connections admitted on credit because their host had just been admitted (its page's other connections). */
+    public long sessionGraceAdmissions() {
+        return sessionGrace.sum();
     }
 
     /** Offers to resume from distrusted sources, by what the early gate did with them. */

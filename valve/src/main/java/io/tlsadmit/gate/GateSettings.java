@@ -17,6 +17,7 @@ public final class GateSettings {
     public static final String RATE = StaticBudget.RATE_ATTRIBUTE;
     public static final String BURST = StaticBudget.BURST_ATTRIBUTE;
     public static final String NATIVE_PEEK = "nativePeek";
+    public static final String CONNECTIONS_PER_NEW_USER = "connectionsPerNewUser";
 
     private String budget = "adaptive";
     /** null = the budget's own default: static 100/s burst 20; adaptive no cap worth the name, burst automatic. */
@@ -26,6 +27,7 @@ public final class GateSettings {
     private String refuseAction = "close";
     private String nativePeek = "true";
     private String clientRenegotiation = "refuse";
+    private String connectionsPerNewUser = String.valueOf(ConnectorGate.DEFAULT_CONNECTIONS_PER_NEW_USER);
     /** null = default (SlowHelloLimits). */
     private String helloTimeout;
     private String maxPendingHellos;
@@ -101,6 +103,28 @@ public final class GateSettings {
 
     public void setMaxPendingHellosPerSource(String value) {
         this.maxPendingHellosPerSource = value;
+    }
+
+    public String getConnectionsPerNewUser() {
+        return connectionsPerNewUser;
+    }
+
+    public void setConnectionsPerNewUser(String value) {
+        this.connectionsPerNewUser = value;
+    }
+
+    /** @throws IllegalArgumentException naming the offending attribute */
+    public int connectionsPerNewUserValue() {
+        try {
+            int value = Integer.parseInt(connectionsPerNewUser.trim());
+            if (value >= 1 && value <= 64) {
+                return value;
+            }
+        } catch (NumberFormatException | NullPointerException e) {
+            // reported below in the user's terms
+        }
+        throw new IllegalArgumentException(CONNECTIONS_PER_NEW_USER + " must be a whole number of connections in [1, 64]"
+                + " (1 = no grace), was \"" + connectionsPerNewUser + "\"");
     }
 
     /** @throws IllegalArgumentException naming the offending attribute */

@@ -91,7 +91,8 @@ final class AdmissionChannel extends SecureNioChannel {
         }
         super.reset(channel, socketWrapper);
         long now = System.nanoTime();
-        admission.reset(channel == null ? 0 : now, channel == null ? SourcePrefix.UNKNOWN : endpoint.acceptedSource());
+        admission.reset(channel == null ? 0 : now, channel == null ? SourcePrefix.UNKNOWN : endpoint.acceptedSource(),
+                channel == null ? SourcePrefix.UNKNOWN : endpoint.acceptedHost());
         serverHello.reset();
         handshakeStarted = false;
         evicted = null;

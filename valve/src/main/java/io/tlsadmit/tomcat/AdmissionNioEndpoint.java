@@ -16,6 +16,7 @@ import io.tlsadmit.tomcat.worker.ShortestWorkFirstExecutor;
 import io.tlsadmit.tomcat.worker.ShortestWorkFirstQueue;
 import io.tlsadmit.tomcat.worker.WorkClass;
 import java.io.IOException;
+import java.net.SocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
@@ -62,6 +63,7 @@ public class AdmissionNioEndpoint extends NioEndpoint {
     private Verdict acceptedVerdict;
     private long acceptedNanos;
     private long acceptedSource;
+    private long acceptedHost;
 
     void gate(ConnectorGate gate) {
         this.gate = gate;
@@ -187,11 +189,13 @@ public class AdmissionNioEndpoint extends NioEndpoint {
             return super.setSocketOptions(socket);
         }
         long accepted = System.nanoTime();
-        long source = source(socket);
+        SocketAddress remote = remoteAddress(socket);
+        long source = SourcePrefix.of(remote);
+        long host = SourcePrefix.host(remote);
         if (peekOnAccept) {
             Verdict verdict = peek(socket, current);
             Decision decision = verdict == null ? null
-                    : current.decideOnAccept(verdict, source, accepted, System.nanoTime());
+                    : current.decideOnAccept(verdict, source, host, accepted, System.nanoTime());
             if (decision == Decision.REFUSED) {
                 prepareToRefuse(socket, current.refuseAction());
                 // No wrapper exists yet, so the acceptor's closeSocket() would do nothing: close it
@@ -205,6 +209,7 @@ public class AdmissionNioEndpoint extends NioEndpoint {
         }
         acceptedNanos = accepted;
         acceptedSource = source;
+        acceptedHost = host;
         boolean waitsForHello = acceptedVerdict == null;
         boolean configured;
         try {
@@ -239,11 +244,11 @@ public class AdmissionNioEndpoint extends NioEndpoint {
         }
     }
 
-    private static long source(SocketChannel socket) {
+    private static SocketAddress remoteAddress(SocketChannel socket) {
         try {
-            return SourcePrefix.of(socket.getRemoteAddress());
+            return socket.getRemoteAddress();
         } catch (IOException e) {
-            return SourcePrefix.UNKNOWN;
+            return null; // counted as an unknown source
         }
     }
 
@@ -295,6 +300,11 @@ public class AdmissionNioEndpoint extends NioEndpoint {
     /** The source prefix of the connection being set up (acceptor thread only, like the verdict). */
     long acceptedSource() {
         return acceptedSource;
+    }
+
+    /** The host of the connection being set up (acceptor thread only). */
+    long acceptedHost() {
+        return acceptedHost;
     }
 
     @Override

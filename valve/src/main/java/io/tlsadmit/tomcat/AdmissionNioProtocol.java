@@ -91,6 +91,15 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         settings.setClientRenegotiation(policy);
     }
 
+    /** New connections of one host admitted together when the budget admits its first (a browser's page). */
+    public String getConnectionsPerNewUser() {
+        return settings.getConnectionsPerNewUser();
+    }
+
+    public void setConnectionsPerNewUser(String connections) {
+        settings.setConnectionsPerNewUser(connections);
+    }
+
     /** Longest wait for a complete ClientHello, ms from accept. */
     public String getHelloTimeout() {
         return settings.getHelloTimeout();
@@ -210,7 +219,7 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         SlowHelloLimits slowHellos;
         try {
             created = new ConnectorGate(unquotedName(), settings.newBudget(), settings.refuseActionValue(),
-                    settings.clientRenegotiationValue());
+                    settings.clientRenegotiationValue(), settings.connectionsPerNewUserValue());
             nativePeek = settings.nativePeekValue();
             workerPriority = shortestWorkFirstValue();
             slowHellos = settings.slowHelloLimits(getMaxConnections(), getConnectionTimeout());

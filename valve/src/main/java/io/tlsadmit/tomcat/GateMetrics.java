@@ -60,6 +60,9 @@ final class GateMetrics {
                         c -> c.renegotiations(initiator, decision), "initiator", initiator.label(), "decision", decision.label());
             }
         }
+        counter(registry, gates, "tlsadmit.session.grace",
+                "New connections admitted on credit because their host was admitted a moment ago (one page, several connections)",
+                GateCounters::sessionGraceAdmissions);
         for (Decision decision : Decision.values()) {
             counter(registry, gates, "tlsadmit.distrusted.offers",
                     "Offers to resume (ticket, PSK) from sources that keep making false ones, by early-gate decision",

@@ -20,6 +20,8 @@ class ConnectorGateTest {
     /** 192.0.2.0/24 */
     private static final long SOURCE = SourcePrefix.of(new InetSocketAddress("192.0.2.7", 1));
     private static final long OTHER_SOURCE = SourcePrefix.of(new InetSocketAddress("198.51.100.7", 1));
+    private static final long HOST = SourcePrefix.host(new InetSocketAddress("192.0.2.7", 1));
+    private static final long OTHER_HOST = SourcePrefix.host(new InetSocketAddress("198.51.100.7", 1));
 
     /** The bucket refills from empty when its rate rises from 0: let a second pass to fill it. */
     private void open(double rate, long burst) {
@@ -30,7 +32,7 @@ class ConnectorGateTest {
 
     private ConnectionAdmission connection() {
         ConnectionAdmission connection = new ConnectionAdmission(gate);
-        connection.reset(clock.get(), SOURCE);
+        connection.reset(clock.get(), SOURCE, HOST);
         return connection;
     }
 
@@ -49,7 +51,9 @@ class ConnectorGateTest {
         ConnectionAdmission admitted = connection();
         assertEquals(Decision.ADMITTED, gate.decide(admitted, Verdict.NEW, clock.get(), true));
         assertTrue(admitted.isFullHandshakeCharged());
-        assertEquals(Decision.REFUSED, gate.decide(connection(), Verdict.NEW, clock.get(), true));
+        ConnectionAdmission otherUser = new ConnectionAdmission(gate);
+        otherUser.reset(clock.get(), OTHER_SOURCE, OTHER_HOST);
+        assertEquals(Decision.REFUSED, gate.decide(otherUser, Verdict.NEW, clock.get(), true));
         assertEquals(2, gate.counters().connections(Verdict.NEW, Decision.REFUSED));
     }
 
@@ -144,7 +148,7 @@ class ConnectorGateTest {
         assertEquals(1, gate.counters().distrustedOffers(Decision.ADMITTED));
 
         ConnectionAdmission neighbour = new ConnectionAdmission(gate);
-        neighbour.reset(clock.get(), OTHER_SOURCE);
+        neighbour.reset(clock.get(), OTHER_SOURCE, OTHER_HOST);
         gate.decide(neighbour, Verdict.RESUME_PSK, clock.get(), true);
         assertFalse(neighbour.isDistrusted(), "another /24 is not affected");
 
@@ -177,10 +181,10 @@ class ConnectorGateTest {
 
     @Test
     void anAllowedRenegotiationIsAFullHandshakeOfItsOwnChargedAndCounted() {
-        ConnectorGate charging = new ConnectorGate("charge", budget, RefuseAction.CLOSE, RenegotiationPolicy.CHARGE);
+        ConnectorGate charging = new ConnectorGate("charge", budget, RefuseAction.CLOSE, RenegotiationPolicy.CHARGE, 1);
         open(1, 1);
         ConnectionAdmission connection = new ConnectionAdmission(charging);
-        connection.reset(clock.get(), SOURCE);
+        connection.reset(clock.get(), SOURCE, HOST);
         charging.decide(connection, Verdict.NEW, clock.get(), true);
         charging.serverFlight(connection, HandshakeKind.FULL, 0x0303, clock.get());
         assertEquals(0, budget.availableTokens(), 1e-9, "the first handshake took the only token");
@@ -221,6 +225,11 @@ class ConnectorGateTest {
             }
 
             @Override
+            public boolean tryAcquireFullOnCredit(long maxDebt) {
+                return true;
+            }
+
+            @Override
             public double fullHandshakesPerSecond() {
                 return 1;
             }
@@ -236,7 +245,7 @@ class ConnectorGateTest {
             }
         }, RefuseAction.CLOSE);
         ConnectionAdmission connection = new ConnectionAdmission(learning);
-        connection.reset(clock.get(), SOURCE);
+        connection.reset(clock.get(), SOURCE, HOST);
         learning.decide(connection, Verdict.NEW, clock.get(), true);
         learning.handshakeEnded(connection);
         assertTrue(costs.isEmpty(), "nothing sent yet: nothing to learn");
@@ -245,5 +254,40 @@ class ConnectorGateTest {
         learning.handshakeEnded(connection);
         learning.handshakeEnded(connection);
         assertEquals(java.util.List.of(4_000_000L), costs);
+    }
+
+    @Test
+    void aNewUsersOtherConnectionsAreAdmittedWithItsFirstOnCreditAndRepaidBeforeAnyoneElse() {
+        open(1, 1);
+        ConnectionAdmission first = connection();
+        assertEquals(Decision.ADMITTED, gate.decide(first, Verdict.NEW, clock.get(), true));
+        for (int i = 0; i < 5; i++) {
+            assertEquals(Decision.ADMITTED, gate.decide(connection(), Verdict.NEW, clock.get(), true),
+                    "connection " + (i + 2) + " of the page, with no token left");
+        }
+        assertEquals(Decision.REFUSED, gate.decide(connection(), Verdict.NEW, clock.get(), true), "a seventh is not a page");
+        assertEquals(5, gate.counters().sessionGraceAdmissions());
+        assertEquals(-5, budget.availableTokens(), 1e-9, "paid on credit");
+
+        ConnectionAdmission other = new ConnectionAdmission(gate);
+        other.reset(clock.get(), OTHER_SOURCE, OTHER_HOST);
+        clock.addAndGet(5_000_000_000L); // 5 tokens at 1/s: the debt is repaid, nothing left over
+        assertEquals(Decision.REFUSED, gate.decide(other, Verdict.NEW, clock.get(), true), "the debt comes first");
+        clock.addAndGet(1_000_000_000L);
+        assertEquals(Decision.ADMITTED, gate.decide(other, Verdict.NEW, clock.get(), true));
+    }
+
+    @Test
+    void theGraceEndsAfterTwoSecondsAndNeverBeatsARateOfZero() {
+        open(1, 1);
+        gate.decide(connection(), Verdict.NEW, clock.get(), true);
+        clock.addAndGet(ConnectorGate.SESSION_GRACE_WINDOW_NANOS + 1);
+        budget.setFullHandshakesPerSecond(1);
+        ConnectionAdmission late = connection();
+        // One token refilled in the 2 s: taken by this connection as an ordinary admission.
+        assertEquals(Decision.ADMITTED, gate.decide(late, Verdict.NEW, clock.get(), true));
+        budget.setFullHandshakesPerSecond(0);
+        assertEquals(Decision.REFUSED, gate.decide(connection(), Verdict.NEW, clock.get(), true),
+                "rate 0 refuses every new handshake, grace or not");
     }
 }

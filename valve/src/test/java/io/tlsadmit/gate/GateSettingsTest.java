@@ -103,4 +103,14 @@ class GateSettingsTest {
             assertTrue(e.getMessage().startsWith(bad[0] + " must be a whole number"), e.getMessage());
         }
     }
+
+    @Test
+    void connectionsPerNewUserIsABrowsersSixUnlessSet() {
+        assertEquals(6, settings.connectionsPerNewUserValue());
+        settings.setConnectionsPerNewUser("1");
+        assertEquals(1, settings.connectionsPerNewUserValue());
+        settings.setConnectionsPerNewUser("0");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, settings::connectionsPerNewUserValue);
+        assertTrue(e.getMessage().startsWith("connectionsPerNewUser "), e.getMessage());
+    }
 }

@@ -58,7 +58,8 @@ class GateIT {
                 // Another server as far as TLS goes: its own session cache and ticket keys.
                 .connector(GatedTomcat.gated("other", keystore, "1000", "1000")
                         .nested("<UpgradeProtocol className=\"org.apache.coyote.http2.Http2Protocol\"/>"))
-                .connector(GatedTomcat.gated("rated", keystore, "4", "2"))
+                // Exact rates: no grace for a just-admitted host's further connections here (that has its own test).
+                .connector(GatedTomcat.gated("rated", keystore, "4", "2").attribute("connectionsPerNewUser", "1"))
                 .connector(GatedTomcat.gated("reset", keystore, "0", "0").attribute("refuseAction", "reset"))
                 .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\" metricsAllow=\"127\\.0\\.0\\.1\"/>")
                 .build()
@@ -151,6 +152,30 @@ class GateIT {
         assertEquals(completed, admitted, "every admitted connection completed its handshake");
         assertTrue(admitted <= Math.ceil(4 * seconds) + 2, admitted + " admitted in " + seconds + " s at 4/s, burst 2");
         assertTrue(refused > 0, "more offered than the rate: some must be refused");
+    }
+
+    @Test
+    void aNewUsersParallelConnectionsAreAdmittedTogetherOnOneToken() throws Exception {
+        budget(0.05, 1);
+        Thread.sleep(50);
+        long admitted = gate.getNewAdmitted();
+        // A browser's first page: six connections at once, each a new full handshake, one token left.
+        java.util.List<java.util.concurrent.CompletableFuture<Boolean>> page = new java.util.ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            page.add(java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> handshake(keystore.clientContext("TLSv1.3"), gatePort)));
+        }
+        for (java.util.concurrent.CompletableFuture<Boolean> connection : page) {
+            assertTrue(connection.get(), "every connection of the page is admitted");
+        }
+        assertEquals(admitted + 6, gate.getNewAdmitted());
+        assertFalse(handshake(keystore.clientContext("TLSv1.3"), gatePort), "a seventh is more than a page");
+        assertFalse(OpenSslClient.to(gatePort, keystore).option("-bind", "127.0.0.3:0").tls13().run().handshakeCompleted(),
+                "another host meets the empty budget (in debt for the page)");
+        budget(1000, 1000);
+        Thread.sleep(50); // the page's debt repaid, so that curl's own handshake is admitted
+        PrometheusScrape metrics = PrometheusScrape.parse(curl("127.0.0.1", "/tlsadmit/metrics"));
+        assertTrue(metrics.value("tlsadmit_session_grace_total") >= 5, metrics.text());
     }
 
     @Test

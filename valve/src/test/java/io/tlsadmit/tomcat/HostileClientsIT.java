@@ -44,6 +44,17 @@ class HostileClientsIT {
     private static GateMXBean charge;
     private static GateMXBean slow;
 
+    private static final String CLIENT_CERT_WEB_XML = """
+            <web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">
+              <security-constraint>
+                <web-resource-collection><web-resource-name>all</web-resource-name><url-pattern>/*</url-pattern></web-resource-collection>
+                <auth-constraint><role-name>*</role-name></auth-constraint>
+              </security-constraint>
+              <login-config><auth-method>CLIENT-CERT</auth-method></login-config>
+              <security-role><role-name>*</role-name></security-role>
+            </web-app>
+            """;
+
     @TempDir
     Path sessions;
 
@@ -62,6 +73,10 @@ class HostileClientsIT {
                 // A proxy at 127.0.0.2 is trusted to say who the client is; the metrics must not believe it.
                 .engineXml("<Valve className=\"org.apache.catalina.valves.RemoteIpValve\" internalProxies=\"127\\.0\\.0\\.2\"/>")
                 .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\" metricsAllow=\"127\\.0\\.0\\.1\"/>")
+                // CLIENT-CERT on /secure: Tomcat asks for the certificate by renegotiating (TLS 1.2) after the hello.
+                .engineXml("<Realm className=\"org.apache.catalina.realm.NullRealm\"/>")
+                .file("webapps/secure/index.html", "secure\n")
+                .file("webapps/secure/WEB-INF/web.xml", CLIENT_CERT_WEB_XML)
                 .build()
                 .start();
         gatePort = tomcat.port("gate");
@@ -126,6 +141,26 @@ class HostileClientsIT {
         // Tomcat 11.0.25 closes such a connection the same way), but the engine has done the work by then.
         assertEquals(full + 1, charge.getFullHandshakes(), "the renegotiation's full handshake is counted");
         assertEquals(late + 1, charge.getLateRefusals(), "and it was paid for, not refused");
+    }
+
+    @Test
+    void tomcatsOwnRenegotiationForAClientCertificateIsChargedToTheBudget() {
+        budget(charge, 1000, 1000);
+        Path session = sessions.resolve("client-cert.pem");
+        assertTrue(OpenSslClient.to(chargePort, keystore).tls12().saveSession(session).run().fullHandshake());
+        long full = charge.getFullHandshakes();
+        long late = charge.getLateRefusals();
+        PrometheusScrape before = scrape();
+        OpenSslClient.Result paid = OpenSslClient.to(chargePort, keystore).tls12().resume(session).path("/secure/").run();
+        assertEquals(full + 1, charge.getFullHandshakes(), "the server's renegotiation is a full handshake: " + paid.output());
+
+        budget(charge, 0, 0);
+        OpenSslClient.Result unpaid = OpenSslClient.to(chargePort, keystore).tls12().resume(session).path("/secure/").run();
+        assertTrue(unpaid.output().contains("\nReused, TLSv1.2"), unpaid.output());
+        assertEquals(full + 1, charge.getFullHandshakes(), "no token: no second one");
+        assertEquals(late + 1, charge.getLateRefusals(), "refused at the certificate: " + unpaid.output());
+        assertEquals(2, scrape().value("tlsadmit_renegotiations_total", "initiator", "server", "decision", "admitted")
+                - before.value("tlsadmit_renegotiations_total", "initiator", "server", "decision", "admitted"));
     }
 
     @Test

@@ -151,6 +151,11 @@ public final class AdmissionController implements HandshakeBudget {
     }
 
     @Override
+    public boolean tryAcquireFullOnCredit(long maxDebt) {
+        return bucket.tryAcquireOnCredit(maxDebt);
+    }
+
+    @Override
     public double fullHandshakesPerSecond() {
         return bucket.ratePerSecond();
     }

@@ -21,6 +21,8 @@ public final class SourcePrefix {
      * with them; IPv4-mapped IPv6 addresses count as the IPv4 address they carry.
      */
     private static final long IPV4_TAG = 0xFFFF_FFFF_0000_0000L;
+    /** Whole IPv4 addresses (hosts) under another reserved /32, apart from the /24 prefixes. */
+    private static final long IPV4_HOST_TAG = 0xFFFF_FFFE_0000_0000L;
 
     private SourcePrefix() {
     }
@@ -58,6 +60,23 @@ public final class SourcePrefix {
             }
         }
         return bytes[10] == (byte) 0xff && bytes[11] == (byte) 0xff;
+    }
+
+    /**
+     * One host: an IPv4 address, or an IPv6 /64 (a host's temporary addresses change within its /64).
+     * For what belongs to one client, such as the connections a browser opens for one page.
+     */
+    public static long host(SocketAddress address) {
+        if (address instanceof InetSocketAddress inet && inet.getAddress() != null) {
+            byte[] bytes = inet.getAddress().getAddress();
+            if (bytes.length == 4 || isIpv4Mapped(bytes)) {
+                int at = bytes.length == 4 ? 0 : 12;
+                return IPV4_HOST_TAG | ((bytes[at] & 0xffL) << 24) | ((bytes[at + 1] & 0xffL) << 16)
+                        | ((bytes[at + 2] & 0xffL) << 8) | (bytes[at + 3] & 0xffL);
+            }
+            return of(inet.getAddress());
+        }
+        return UNKNOWN;
     }
 
     /** For logs and tests: {@code 192.0.2.0/24}, {@code 2001:db8:0:1::/64}. */
