@@ -124,12 +124,13 @@ final class AdmissionChannel extends SecureNioChannel {
         gate.handshakeEnded(admission);
     }
 
+    /** Tomcat closes every connection through here, also when the endpoint stops and skips {@link #reset}. */
     @Override
-    public void free() {
+    public void close(boolean force) throws IOException {
         if (sslEngine != null) {
             LateGate.unbind(sslEngine);
         }
-        super.free();
+        super.close(force);
     }
 
     /** Marks this connection as closed by the slow-hello limits; the endpoint then closes it. */
