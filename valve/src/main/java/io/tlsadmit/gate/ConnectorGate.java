@@ -47,6 +47,7 @@ public final class ConnectorGate {
     private final HandshakeBudget budget;
     private final RefuseAction refuseAction;
     private final RenegotiationPolicy clientRenegotiation;
+    private volatile GateMode mode = GateMode.ENFORCE;
     private final GateCounters counters = new GateCounters();
     private final FalseResumptions falseResumptions =
             new FalseResumptions(DISTRUST_SOURCES, DISTRUST_THRESHOLD, DISTRUST_HALF_LIFE_NANOS);
@@ -102,6 +103,19 @@ public final class ConnectorGate {
 
     public ClientHelloClassifier classifier() {
         return classifier;
+    }
+
+    /** {@code observe}: every decision is made and counted, none is acted on. Set before the connector accepts. */
+    public void mode(GateMode mode) {
+        this.mode = Objects.requireNonNull(mode, "mode");
+    }
+
+    public GateMode mode() {
+        return mode;
+    }
+
+    public boolean isObserving() {
+        return mode == GateMode.OBSERVE;
     }
 
     /** How long and how many connections may wait for their hello; set once, before the connector accepts. */
@@ -171,8 +185,26 @@ public final class ConnectorGate {
         } else {
             decision = Decision.REFUSED;
         }
+        return act(verdict, decision);
+    }
+
+    /**
+     * What is done with a decision: in {@code observe} mode a refusal is counted as one that would have
+     * been made, and the connection goes on.
+     */
+    private Decision act(Verdict verdict, Decision decision) {
+        if (decision == Decision.REFUSED && mode == GateMode.OBSERVE) {
+            counters.wouldRefuse(verdict);
+            decision = Decision.ADMITTED;
+        }
         counters.connection(verdict, decision);
         return decision;
+    }
+
+    /** A connection from a bypass address: admitted whatever it sends, counted apart, never charged. */
+    public void bypassed(ConnectionAdmission connection) {
+        connection.decided(null, Decision.ADMITTED, true);
+        counters.bypassed();
     }
 
     /**
@@ -211,7 +243,7 @@ public final class ConnectorGate {
         if (verdict == null || !isUnverifiable(verdict) || connection.isFullHandshakeCharged()) {
             return false;
         }
-        if (connection.isDistrusted() || budget.availableTokens() < 1) {
+        if (mode == GateMode.ENFORCE && (connection.isDistrusted() || budget.availableTokens() < 1)) {
             connection.newSessionBlocked();
             return true;
         }
@@ -272,9 +304,14 @@ public final class ConnectorGate {
             }
             return true;
         }
+        Verdict verdict = connection.isRenegotiating() || connection.verdict() == null ? Verdict.NEW : connection.verdict();
+        if (mode == GateMode.OBSERVE) {
+            counters.wouldRefuse(verdict);
+            connection.chargedLate(); // once per handshake, like a charge
+            return true;
+        }
         connection.refusedLate();
-        counters.lateRefusal(connection.isRenegotiating() || connection.verdict() == null ? Verdict.NEW
-                : connection.verdict(), LateRefusal.CERTIFICATE);
+        counters.lateRefusal(verdict, LateRefusal.CERTIFICATE);
         return false;
     }
 
@@ -287,7 +324,8 @@ public final class ConnectorGate {
      * @return false to close the connection before the engine reads the new hello
      */
     public boolean renegotiation(ConnectionAdmission connection, Initiator initiator) {
-        boolean allowed = initiator == Initiator.SERVER || clientRenegotiation == RenegotiationPolicy.CHARGE;
+        boolean allowed = initiator == Initiator.SERVER || clientRenegotiation == RenegotiationPolicy.CHARGE
+                || mode == GateMode.OBSERVE;
         counters.renegotiation(initiator, allowed ? Decision.ADMITTED : Decision.REFUSED);
         if (allowed) {
             connection.renegotiationStarted();
@@ -333,10 +371,15 @@ public final class ConnectorGate {
         counters.slowHello(reason);
     }
 
+    /** {@code observe}: the slow-hello limits would have closed a connection waiting for its hello. */
+    public void slowHelloWouldClose(SlowHelloReason reason) {
+        counters.wouldRefuse(Verdict.INCOMPLETE);
+    }
+
     @Override
     public String toString() {
         return "ConnectorGate[" + name + ", " + budget + ", refuseAction=" + refuseAction.attributeValue()
-                + ", clientRenegotiation=" + clientRenegotiation.attributeValue()
+                + ", clientRenegotiation=" + clientRenegotiation.attributeValue() + ", mode=" + mode.attributeValue()
                 + (slowHelloLimits == null ? "" : ", " + slowHelloLimits) + "]";
     }
 }

@@ -31,6 +31,8 @@ public final class GateCounters {
     private final LongAdder[] distrustedOffers = new LongAdder[DECISIONS.length];
     private final LongAdder[] slowHellos = new LongAdder[SLOW_HELLO_REASONS.length];
     private final LongAdder sessionGrace = new LongAdder();
+    private final LongAdder[] wouldRefuse = new LongAdder[VERDICTS.length];
+    private final LongAdder bypassed = new LongAdder();
     private final LongAdder classifications = new LongAdder();
     private final LongAdder decidedOnAccept = new LongAdder();
     private final LongAdder classificationNanos = new LongAdder();
@@ -42,6 +44,7 @@ public final class GateCounters {
                 connections[v][d] = new LongAdder();
             }
             mispredictions[v] = new LongAdder();
+            wouldRefuse[v] = new LongAdder();
             for (int w = 0; w < LATE_REFUSALS.length; w++) {
                 lateRefusals[v][w] = new LongAdder();
             }
@@ -92,6 +95,24 @@ public final class GateCounters {
 
     void renegotiation(Initiator initiator, Decision decision) {
         renegotiations[initiator.ordinal()][decision.ordinal()].increment();
+    }
+
+    void wouldRefuse(Verdict verdict) {
+        wouldRefuse[verdict.ordinal()].increment();
+    }
+
+    void bypassed() {
+        bypassed.increment();
+    }
+
+    /** Refusals {@code mode="observe"} counted instead of making them, by the ClientHello's verdict. */
+    public long wouldRefusals(Verdict verdict) {
+        return wouldRefuse[verdict.ordinal()].sum();
+    }
+
+    /** Connections from {@code bypassAddresses}, admitted without a decision. */
+    public long bypassedConnections() {
+        return bypassed.sum();
     }
 
     void sessionGrace() {

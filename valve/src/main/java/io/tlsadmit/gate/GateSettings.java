@@ -3,6 +3,7 @@ package io.tlsadmit.gate;
 import io.tlsadmit.admission.HandshakeBudget;
 import io.tlsadmit.admission.StaticBudget;
 import io.tlsadmit.gate.adaptive.AdaptiveSettings;
+import io.tlsadmit.gate.source.AddressRanges;
 import java.util.Locale;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
@@ -18,6 +19,7 @@ public final class GateSettings {
     public static final String BURST = StaticBudget.BURST_ATTRIBUTE;
     public static final String NATIVE_PEEK = "nativePeek";
     public static final String CONNECTIONS_PER_NEW_USER = "connectionsPerNewUser";
+    public static final String BYPASS_ADDRESSES = "bypassAddresses";
 
     private String budget = "adaptive";
     /** null = the budget's own default: static 100/s burst 20; adaptive no cap worth the name, burst automatic. */
@@ -27,6 +29,8 @@ public final class GateSettings {
     private String refuseAction = "close";
     private String nativePeek = "true";
     private String clientRenegotiation = "refuse";
+    private String mode = "enforce";
+    private String bypassAddresses;
     private String connectionsPerNewUser = String.valueOf(ConnectorGate.DEFAULT_CONNECTIONS_PER_NEW_USER);
     /** null = default (SlowHelloLimits). */
     private String helloTimeout;
@@ -103,6 +107,37 @@ public final class GateSettings {
 
     public void setMaxPendingHellosPerSource(String value) {
         this.maxPendingHellosPerSource = value;
+    }
+
+    public String getMode() {
+        return mode;
+    }
+
+    public void setMode(String value) {
+        this.mode = value;
+    }
+
+    /** @throws IllegalArgumentException naming the offending attribute */
+    public GateMode modeValue() {
+        return GateMode.parse(mode);
+    }
+
+    public String getBypassAddresses() {
+        return bypassAddresses;
+    }
+
+    public void setBypassAddresses(String value) {
+        this.bypassAddresses = value;
+    }
+
+    /** @throws IllegalArgumentException naming the offending attribute */
+    public AddressRanges bypassAddressesValue() {
+        try {
+            return AddressRanges.parse(bypassAddresses);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(BYPASS_ADDRESSES + " must be a comma-separated list of IPv4 and IPv6"
+                    + " addresses and CIDR ranges: " + e.getMessage());
+        }
     }
 
     public String getConnectionsPerNewUser() {

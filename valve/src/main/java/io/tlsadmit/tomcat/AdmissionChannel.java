@@ -102,7 +102,9 @@ final class AdmissionChannel extends SecureNioChannel {
             return;
         }
         Verdict onAccept = endpoint.acceptedVerdict();
-        if (onAccept != null) {
+        if (endpoint.acceptedBypass()) {
+            gate.bypassed(admission);
+        } else if (onAccept != null) {
             admission.admittedOnAccept(onAccept, endpoint.acceptedNanos(), onAccept == Verdict.NEW);
         } else {
             endpoint.pendingHellos().add(pending, admission.source(), now);
@@ -115,7 +117,7 @@ final class AdmissionChannel extends SecureNioChannel {
         if (admission.acceptNanos() != 0 && !admission.isDecided()) {
             if (evicted != null) {
                 gate.slowHelloClosed(evicted);
-            } else if (System.nanoTime() - admission.acceptNanos() >= endpoint.helloTimeoutNanos()) {
+            } else if (!gate.isObserving() && System.nanoTime() - admission.acceptNanos() >= endpoint.helloTimeoutNanos()) {
                 gate.slowHelloClosed(SlowHelloReason.TIMEOUT);
             }
             gate.abandoned(admission);
@@ -232,8 +234,9 @@ final class AdmissionChannel extends SecureNioChannel {
         return endpoint.isSessionCached(hello.sni(), sessionId, length);
     }
 
+    /** Observing, the gate leaves a slow client to Tomcat's own connectionTimeout. */
     private boolean overHelloTimeout() {
-        return System.nanoTime() - admission.acceptNanos() > endpoint.helloTimeoutNanos();
+        return !gate.isObserving() && System.nanoTime() - admission.acceptNanos() > endpoint.helloTimeoutNanos();
     }
 
     /**

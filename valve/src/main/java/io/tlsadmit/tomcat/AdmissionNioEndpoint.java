@@ -8,6 +8,7 @@ import io.tlsadmit.gate.Decision;
 import io.tlsadmit.gate.RefuseAction;
 import io.tlsadmit.gate.SlowHelloLimits;
 import io.tlsadmit.gate.SlowHelloReason;
+import io.tlsadmit.gate.source.AddressRanges;
 import io.tlsadmit.gate.source.PendingHellos;
 import io.tlsadmit.gate.source.SourcePrefix;
 import io.tlsadmit.peek.NativePeek;
@@ -56,6 +57,7 @@ public class AdmissionNioEndpoint extends NioEndpoint {
     private volatile boolean peekOnAccept;
     private volatile boolean shortestWorkFirst = true;
     private volatile long helloTimeoutNanos = Long.MAX_VALUE;
+    private volatile AddressRanges bypassAddresses = AddressRanges.NONE;
 
     // Acceptor thread only: setSocketOptions() hands its verdict to the channel's reset(), which
     // Tomcat calls synchronously from it on the same thread.
@@ -64,6 +66,7 @@ public class AdmissionNioEndpoint extends NioEndpoint {
     private long acceptedNanos;
     private long acceptedSource;
     private long acceptedHost;
+    private boolean acceptedBypass;
 
     void gate(ConnectorGate gate) {
         this.gate = gate;
@@ -89,6 +92,15 @@ public class AdmissionNioEndpoint extends NioEndpoint {
             current.slowHelloLimits(limits);
         }
         this.helloTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(limits.helloTimeoutMillis());
+    }
+
+    void bypassAddresses(AddressRanges ranges) {
+        this.bypassAddresses = ranges;
+    }
+
+    /** Whether the connection being set up comes from a bypass address (acceptor thread only). */
+    boolean acceptedBypass() {
+        return acceptedBypass;
     }
 
     PendingHellos pendingHellos() {
@@ -192,7 +204,8 @@ public class AdmissionNioEndpoint extends NioEndpoint {
         SocketAddress remote = remoteAddress(socket);
         long source = SourcePrefix.of(remote);
         long host = SourcePrefix.host(remote);
-        if (peekOnAccept) {
+        acceptedBypass = bypassAddresses.contains(remote);
+        if (peekOnAccept && !acceptedBypass) {
             Verdict verdict = peek(socket, current);
             Decision decision = verdict == null ? null
                     : current.decideOnAccept(verdict, source, host, accepted, System.nanoTime());
@@ -210,7 +223,7 @@ public class AdmissionNioEndpoint extends NioEndpoint {
         acceptedNanos = accepted;
         acceptedSource = source;
         acceptedHost = host;
-        boolean waitsForHello = acceptedVerdict == null;
+        boolean waitsForHello = acceptedVerdict == null && !acceptedBypass;
         boolean configured;
         try {
             configured = super.setSocketOptions(socket);
@@ -219,22 +232,26 @@ public class AdmissionNioEndpoint extends NioEndpoint {
         }
         if (configured && waitsForHello) {
             SocketWrapperBase<NioChannel> wrapper = connections.get(socket);
-            if (wrapper != null) {
+            if (wrapper != null && !current.isObserving()) {
                 // Tomcat just set connectionTimeout; until the hello is decided, the hello's own timeout holds.
                 wrapper.setReadTimeout(TimeUnit.NANOSECONDS.toMillis(helloTimeoutNanos));
             }
             PendingHellos pending = current.pendingHellos();
-            close(pending.evictOldestOf(source), SlowHelloReason.SOURCE_LIMIT);
+            close(current, pending.evictOldestOf(source), SlowHelloReason.SOURCE_LIMIT);
             PendingHellos.Entry oldest;
             while ((oldest = pending.evictOldest()) != null) {
-                close(oldest, SlowHelloReason.EVICTED);
+                close(current, oldest, SlowHelloReason.EVICTED);
             }
         }
         return configured;
     }
 
     /** Closes a connection the slow-hello limits evicted: by a worker, under the wrapper's lock, like a timeout. */
-    private void close(PendingHellos.Entry evicted, SlowHelloReason reason) {
+    private void close(ConnectorGate current, PendingHellos.Entry evicted, SlowHelloReason reason) {
+        if (evicted != null && current.isObserving()) {
+            current.slowHelloWouldClose(reason); // observed: no longer tracked, left open
+            return;
+        }
         if (evicted != null && evicted.owner() instanceof AdmissionChannel channel) {
             SocketWrapperBase<NioChannel> wrapper = channel.wrapper();
             if (wrapper != null) {

@@ -4,7 +4,9 @@ import io.tlsadmit.admission.control.AdmissionController;
 import io.tlsadmit.admission.control.ControlLoop;
 import io.tlsadmit.gate.ConnectorGate;
 import io.tlsadmit.gate.GateSettings;
+import io.tlsadmit.gate.GateMode;
 import io.tlsadmit.gate.SlowHelloLimits;
+import io.tlsadmit.gate.source.AddressRanges;
 import io.tlsadmit.gate.adaptive.AdaptiveSettings;
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
@@ -89,6 +91,24 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
 
     public void setClientRenegotiation(String policy) {
         settings.setClientRenegotiation(policy);
+    }
+
+    /** {@code enforce} (default) or {@code observe}: decide and count, refuse nothing. */
+    public String getMode() {
+        return settings.getMode();
+    }
+
+    public void setMode(String mode) {
+        settings.setMode(mode);
+    }
+
+    /** CIDR ranges whose connections are admitted without a decision (health checkers, internal callers). */
+    public String getBypassAddresses() {
+        return settings.getBypassAddresses();
+    }
+
+    public void setBypassAddresses(String ranges) {
+        settings.setBypassAddresses(ranges);
     }
 
     /** New connections of one host admitted together when the budget admits its first (a browser's page). */
@@ -217,23 +237,29 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         boolean nativePeek;
         boolean workerPriority;
         SlowHelloLimits slowHellos;
+        AddressRanges bypass;
+        GateMode mode;
         try {
             created = new ConnectorGate(unquotedName(), settings.newBudget(), settings.refuseActionValue(),
                     settings.clientRenegotiationValue(), settings.connectionsPerNewUserValue());
             nativePeek = settings.nativePeekValue();
             workerPriority = shortestWorkFirstValue();
             slowHellos = settings.slowHelloLimits(getMaxConnections(), getConnectionTimeout());
+            bypass = settings.bypassAddressesValue();
+            mode = settings.modeValue();
         } catch (IllegalArgumentException e) {
             // Tomcat logs this and leaves the connector failed; the valve then stops the start.
             initFailure = "tlsadmit: invalid connector attribute on " + getName() + ": " + e.getMessage();
             throw new IllegalArgumentException(initFailure, e);
         }
+        created.mode(mode);
         gate = created;
         AdmissionNioEndpoint endpoint = (AdmissionNioEndpoint) getEndpoint();
         endpoint.gate(created);
         endpoint.nativePeek(nativePeek);
         endpoint.shortestWorkFirst(workerPriority);
         endpoint.slowHelloLimits(slowHellos);
+        endpoint.bypassAddresses(bypass);
         super.init();
         registerMBean(created);
         if (created.budget() instanceof AdmissionController adaptive) {

@@ -154,6 +154,25 @@ final class Gate implements GateMXBean {
     }
 
     @Override
+    public String getMode() {
+        return gate.mode().attributeValue();
+    }
+
+    @Override
+    public long getWouldRefuse() {
+        long sum = 0;
+        for (Verdict verdict : Verdict.values()) {
+            sum += counters().wouldRefusals(verdict);
+        }
+        return sum;
+    }
+
+    @Override
+    public long getBypassed() {
+        return counters().bypassedConnections();
+    }
+
+    @Override
     public long getClientRenegotiationsRefused() {
         return counters().renegotiations(Initiator.CLIENT, Decision.REFUSED);
     }

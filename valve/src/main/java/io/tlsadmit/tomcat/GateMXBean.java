@@ -51,6 +51,15 @@ public interface GateMXBean {
 
     long getMispredictions();
 
+    /** {@code enforce} or {@code observe}. */
+    String getMode();
+
+    /** Refusals counted instead of made ({@code mode="observe"}). */
+    long getWouldRefuse();
+
+    /** Connections from {@code bypassAddresses}. */
+    long getBypassed();
+
     /** TLS 1.2 renegotiations a client started and the gate refused (clientRenegotiation="refuse"). */
     long getClientRenegotiationsRefused();
 

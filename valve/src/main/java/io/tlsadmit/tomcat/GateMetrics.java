@@ -60,6 +60,13 @@ final class GateMetrics {
                         c -> c.renegotiations(initiator, decision), "initiator", initiator.label(), "decision", decision.label());
             }
         }
+        for (Verdict verdict : Verdict.values()) {
+            counter(registry, gates, "tlsadmit.would.refuse",
+                    "mode=observe: connections the gate would have refused (early or late, or closed as slow hellos:"
+                            + " INCOMPLETE) and let through", c -> c.wouldRefusals(verdict), "verdict", verdict.name());
+        }
+        counter(registry, gates, "tlsadmit.bypassed", "Connections from bypassAddresses, admitted without a decision",
+                GateCounters::bypassedConnections);
         counter(registry, gates, "tlsadmit.session.grace",
                 "New connections admitted on credit because their host was admitted a moment ago (one page, several connections)",
                 GateCounters::sessionGraceAdmissions);

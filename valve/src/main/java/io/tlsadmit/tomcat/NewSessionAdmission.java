@@ -63,8 +63,8 @@ final class NewSessionAdmission {
             return false;
         }
         ConnectorGate gate = protocol.gate();
-        if (gate == null) {
-            return false;
+        if (gate == null || gate.isObserving()) {
+            return false; // observing: nothing is refused, so no 503 either
         }
         HandshakeBudget budget = gate.budget();
         double tokens = budget.availableTokens();

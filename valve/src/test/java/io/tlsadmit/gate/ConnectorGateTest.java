@@ -290,4 +290,32 @@ class ConnectorGateTest {
         assertEquals(Decision.REFUSED, gate.decide(connection(), Verdict.NEW, clock.get(), true),
                 "rate 0 refuses every new handshake, grace or not");
     }
+
+    @Test
+    void observingDecidesAndCountsEverythingAndRefusesNothing() {
+        gate.mode(GateMode.OBSERVE);
+        assertEquals(Decision.ADMITTED, gate.decide(connection(), Verdict.NEW, clock.get(), true), "no token: let through");
+        assertEquals(Decision.ADMITTED, gate.decide(connection(), Verdict.NOT_TLS, clock.get(), true));
+        assertEquals(1, gate.counters().wouldRefusals(Verdict.NEW));
+        assertEquals(1, gate.counters().wouldRefusals(Verdict.NOT_TLS));
+        assertEquals(1, gate.counters().connections(Verdict.NEW, Decision.ADMITTED), "counted as what happened");
+
+        ConnectionAdmission forged = connection();
+        gate.decide(forged, Verdict.RESUME_PSK, clock.get(), true);
+        assertFalse(gate.blockNewSession(forged), "the engine may create the session");
+        assertTrue(gate.chargeFullHandshake(forged, clock.get()), "the certificate is not withheld");
+        assertEquals(1, gate.counters().wouldRefusals(Verdict.RESUME_PSK));
+        assertEquals(0, gate.counters().lateRefusals(Verdict.RESUME_PSK));
+        assertTrue(gate.renegotiation(forged, Initiator.CLIENT), "nor is a renegotiation refused");
+    }
+
+    @Test
+    void aBypassedConnectionIsAdmittedUnchargedAndCountedApart() {
+        ConnectionAdmission probe = connection();
+        gate.bypassed(probe);
+        assertTrue(probe.isDecided());
+        assertTrue(gate.chargeFullHandshake(probe, clock.get()), "never refused late either");
+        assertEquals(0, budget.bucket().grantedCount());
+        assertEquals(1, gate.counters().bypassedConnections());
+    }
 }

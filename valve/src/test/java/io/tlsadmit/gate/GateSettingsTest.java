@@ -113,4 +113,21 @@ class GateSettingsTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, settings::connectionsPerNewUserValue);
         assertTrue(e.getMessage().startsWith("connectionsPerNewUser "), e.getMessage());
     }
+
+    @Test
+    void modeAndBypassAddressesAreCheckedNamingTheAttribute() {
+        assertEquals(GateMode.ENFORCE, settings.modeValue());
+        settings.setMode("Observe");
+        assertEquals(GateMode.OBSERVE, settings.modeValue());
+        settings.setMode("dry-run");
+        assertTrue(assertThrows(IllegalArgumentException.class, settings::modeValue).getMessage().startsWith("mode "));
+
+        assertTrue(settings.bypassAddressesValue().isEmpty());
+        settings.setBypassAddresses("10.0.0.0/8, 2001:db8::/32,192.0.2.7");
+        assertTrue(settings.bypassAddressesValue().contains(new java.net.InetSocketAddress("10.1.2.3", 1)));
+        settings.setBypassAddresses("10.0.0.0/8, monitoring.example");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, settings::bypassAddressesValue);
+        assertTrue(e.getMessage().startsWith("bypassAddresses ") && e.getMessage().contains("monitoring.example"),
+                e.getMessage());
+    }
 }

@@ -44,6 +44,8 @@ class GateIT {
     private static int otherPort;
     private static int ratedPort;
     private static int resetPort;
+    private static int observePort;
+    private static int bypassPort;
     private static GateMXBean gate;
 
     @TempDir
@@ -61,6 +63,8 @@ class GateIT {
                 // Exact rates: no grace for a just-admitted host's further connections here (that has its own test).
                 .connector(GatedTomcat.gated("rated", keystore, "4", "2").attribute("connectionsPerNewUser", "1"))
                 .connector(GatedTomcat.gated("reset", keystore, "0", "0").attribute("refuseAction", "reset"))
+                .connector(GatedTomcat.gated("observe", keystore, "0", "0").attribute("mode", "observe"))
+                .connector(GatedTomcat.gated("bypass", keystore, "0", "0").attribute("bypassAddresses", "127.0.0.5/32, 2001:db8::/32"))
                 .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\" metricsAllow=\"127\\.0\\.0\\.1\"/>")
                 .build()
                 .start();
@@ -68,6 +72,8 @@ class GateIT {
         otherPort = tomcat.port("other");
         ratedPort = tomcat.port("rated");
         resetPort = tomcat.port("reset");
+        observePort = tomcat.port("observe");
+        bypassPort = tomcat.port("bypass");
         gate = GatedTomcat.gate(tomcat, gatePort);
     }
 
@@ -176,6 +182,30 @@ class GateIT {
         Thread.sleep(50); // the page's debt repaid, so that curl's own handshake is admitted
         PrometheusScrape metrics = PrometheusScrape.parse(curl("127.0.0.1", "/tlsadmit/metrics"));
         assertTrue(metrics.value("tlsadmit_session_grace_total") >= 5, metrics.text());
+    }
+
+    @Test
+    void observingRefusesNothingAndCountsWhatItWouldHaveRefused() throws Exception {
+        GateMXBean observing = GatedTomcat.gate(tomcat, observePort);
+        assertEquals("observe", observing.getMode());
+        long would = observing.getWouldRefuse();
+        OpenSslClient.Result fresh = OpenSslClient.to(observePort, keystore).tls13().run();
+        assertTrue(fresh.fullHandshake(), "budget 0, yet served: " + fresh.output());
+        assertEquals(200, fresh.httpStatus());
+        assertEquals(would + 1, observing.getWouldRefuse());
+        PrometheusScrape metrics = PrometheusScrape.parse(curl("127.0.0.1", "/tlsadmit/metrics"));
+        assertTrue(metrics.value("tlsadmit_would_refuse_total", "verdict", "NEW") >= 1, metrics.text());
+    }
+
+    @Test
+    void bypassAddressesAreAdmittedOnAnEmptyBudgetAndCountedApart() {
+        GateMXBean bypass = GatedTomcat.gate(tomcat, bypassPort);
+        long bypassed = bypass.getBypassed();
+        OpenSslClient.Result probe = OpenSslClient.to(bypassPort, keystore).option("-bind", "127.0.0.5:0").tls13().run();
+        assertTrue(probe.fullHandshake(), "from a bypass address: " + probe.output());
+        assertEquals(bypassed + 1, bypass.getBypassed());
+        OpenSslClient.Result other = OpenSslClient.to(bypassPort, keystore).option("-bind", "127.0.0.6:0").tls13().run();
+        assertFalse(other.handshakeCompleted(), "anyone else meets the empty budget: " + other.output());
     }
 
     @Test
@@ -360,7 +390,7 @@ class GateIT {
         assertEquals(full + 1, gate.getFullHandshakes());
         PrometheusScrape metrics = PrometheusScrape.parse(curl("127.0.0.1", "/tlsadmit/metrics"));
         double rates = metrics.value("tlsadmit_budget_full_handshakes_per_second");
-        assertEquals(7.5 + 1000 + 4 + 0, rates, 1e-9, "the gauge sums the connectors' rates");
+        assertEquals(7.5 + 1000 + 4 + 0 + 0 + 0, rates, 1e-9, "the gauge sums the connectors' rates");
     }
 
     @Test

@@ -86,12 +86,9 @@ final class GatedTomcatCustomizer implements WebServerFactoryCustomizer<TomcatSe
     }
 
     private static InvalidConfigurationPropertyValueException unknownAttribute(String attribute, String value) {
-        String reason = "mode".equals(attribute)
-                ? "The gate on the classpath has no observe mode yet: tlsadmit.mode is reserved for it (planned as the"
-                        + " connector attribute mode=enforce|observe). Remove the property."
-                : "The gate on the classpath has no connector attribute " + attribute + ": use a valve version that"
-                        + " matches this starter.";
-        return new InvalidConfigurationPropertyValueException(TlsAdmitProperties.propertyOf(attribute), value, reason);
+        return new InvalidConfigurationPropertyValueException(TlsAdmitProperties.propertyOf(attribute), value,
+                "The gate on the classpath has no connector attribute " + attribute + ": use a valve version that"
+                        + " matches this starter.");
     }
 
     private TlsAdmissionValve valve() {

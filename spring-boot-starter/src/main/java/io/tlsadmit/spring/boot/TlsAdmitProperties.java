@@ -28,7 +28,7 @@ public class TlsAdmitProperties {
             "fullHandshakeBurst", "connectionsPerNewUser", RefuseAction.ATTRIBUTE, "nativePeek",
             RenegotiationPolicy.ATTRIBUTE, "helloTimeout", "maxPendingHellos", "maxPendingHellosPerSource",
             "shortestWorkFirst", "cpus", "targetUtilization", "controlPeriod", "minFullHandshakesPerSecond",
-            "queueDelayTarget", "initialFullHandshakeCost", "mode");
+            "queueDelayTarget", "initialFullHandshakeCost", "mode", "bypassAddresses");
 
     /** Which budget decides new full handshakes (the gate's {@code budget} attribute). */
     public enum BudgetKind {
@@ -128,10 +128,16 @@ public class TlsAdmitProperties {
     private Duration initialFullHandshakeCost;
 
     /**
-     * Reserved for the gate's observe mode (enforce | observe, planned). Passed to the connector only if the
-     * gate on the classpath has a mode attribute; today's gate has none, so any value stops the start.
+     * enforce (default) refuses what the gate decides to refuse; observe decides and counts
+     * (tlsadmit_would_refuse_total) but refuses nothing: the way to roll the gate out.
      */
     private String mode;
+
+    /**
+     * Addresses and CIDR ranges (IPv4, IPv6) whose connections are admitted without a decision, e.g. health
+     * checkers and internal callers; counted in tlsadmit_bypassed_total.
+     */
+    private String bypassAddresses;
 
     /** Request path at which the valve answers with the gate's Prometheus text (default /tlsadmit/metrics). */
     private String metricsPath;
@@ -173,6 +179,7 @@ public class TlsAdmitProperties {
         put(attributes, "initialFullHandshakeCost",
                 initialFullHandshakeCost == null ? null : initialFullHandshakeCost.toNanos() / 1000);
         put(attributes, "mode", mode);
+        put(attributes, "bypassAddresses", bypassAddresses);
         return attributes;
     }
 
@@ -329,6 +336,14 @@ public class TlsAdmitProperties {
 
     public void setInitialFullHandshakeCost(Duration initialFullHandshakeCost) {
         this.initialFullHandshakeCost = initialFullHandshakeCost;
+    }
+
+    public String getBypassAddresses() {
+        return bypassAddresses;
+    }
+
+    public void setBypassAddresses(String bypassAddresses) {
+        this.bypassAddresses = bypassAddresses;
     }
 
     public String getMode() {

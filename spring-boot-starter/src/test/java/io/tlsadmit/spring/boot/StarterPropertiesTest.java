@@ -115,7 +115,8 @@ class StarterPropertiesTest {
         "tlsadmit.hello-timeout=0ms                  | tlsadmit.hello-timeout",
         "tlsadmit.budget=dynamic                     | tlsadmit.budget",
         "tlsadmit.connections-per-new-user=100       | tlsadmit.connections-per-new-user",
-        "tlsadmit.mode=observe                       | tlsadmit.mode",
+        "tlsadmit.mode=dry-run                       | tlsadmit.mode",
+        "tlsadmit.bypass-addresses=probes.internal   | tlsadmit.bypass-addresses",
         "tlsadmit.metrics-path=metrics               | tlsadmit.metrics-path"})
     void aBadValueFailsTheStartNamingTheProperty(String setting, String property, CapturedOutput output) {
         RuntimeException failure = assertThrows(RuntimeException.class,
