@@ -105,6 +105,22 @@ public final class GateCounters {
         bypassed.increment();
     }
 
+    /**
+     * Handshakes refused so far, early or late (what an operator means by "refusing"); with
+     * {@code mode="observe"}, those that would have been.
+     */
+    public long handshakeRefusals(boolean observing) {
+        long sum = 0;
+        for (Verdict verdict : VERDICTS) {
+            if (observing) {
+                sum += wouldRefusals(verdict);
+            } else if (verdict.isHandshake()) {
+                sum += connections(verdict, Decision.REFUSED) + lateRefusals(verdict);
+            }
+        }
+        return sum;
+    }
+
     /** Refusals {@code mode="observe"} counted instead of making them, by the ClientHello's verdict. */
     public long wouldRefusals(Verdict verdict) {
         return wouldRefuse[verdict.ordinal()].sum();

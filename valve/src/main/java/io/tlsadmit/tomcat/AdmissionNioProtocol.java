@@ -4,12 +4,15 @@ import io.tlsadmit.admission.control.AdmissionController;
 import io.tlsadmit.admission.control.ControlLoop;
 import io.tlsadmit.gate.ConnectorGate;
 import io.tlsadmit.gate.GateSettings;
+import io.tlsadmit.gate.RefusalEpisodes;
 import io.tlsadmit.gate.GateMode;
 import io.tlsadmit.gate.SlowHelloLimits;
 import io.tlsadmit.gate.source.AddressRanges;
 import io.tlsadmit.gate.adaptive.AdaptiveSettings;
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -37,6 +40,9 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
     private String shortestWorkFirst = "true";
     /** Ticks an adaptive budget while the connector runs; null when stopped or static. */
     private ControlLoop controlLoop;
+    /** Checks once a second whether the connector started or stopped refusing, for the log; null when stopped. */
+    private ScheduledFuture<?> refusalLog;
+    private final RefusalEpisodes refusalEpisodes = new RefusalEpisodes();
 
     public AdmissionNioProtocol() {
         super(new AdmissionNioEndpoint());
@@ -311,14 +317,49 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
     public void start() throws Exception {
         super.start();
         ConnectorGate current = gate;
+        if (refusalLog == null && current != null) {
+            refusalLog = getUtilityExecutor().scheduleWithFixedDelay(() -> logRefusals(current), 1, 1, TimeUnit.SECONDS);
+        }
         if (controlLoop == null && current != null && current.budget() instanceof AdmissionController adaptive) {
             controlLoop = new ControlLoop(adaptive);
             controlLoop.start();
         }
     }
 
+    /**
+     * One line when the connector starts refusing handshakes and one when it has stopped for 30 s, with the
+     * counts and the budget then: an operator sees when and why without a line per refused connection.
+     */
+    private void logRefusals(ConnectorGate current) {
+        try {
+            boolean observing = current.isObserving();
+            RefusalEpisodes.Change change = refusalEpisodes.check(current.counters().handshakeRefusals(observing),
+                    System.nanoTime());
+            if (change == null) {
+                return;
+            }
+            String verb = observing ? "would have " : "";
+            String budget = String.format(Locale.ROOT, "budget %s %.1f new full handshakes/s, %.1f tokens",
+                    settings.getBudget(), current.budget().fullHandshakesPerSecond(), current.budget().availableTokens());
+            if (change.started()) {
+                log.info("tlsadmit: " + unquotedName() + " " + (observing ? "would start" : "started") + " refusing handshakes: "
+                        + change.refusedLastCheck() + " " + verb + "refused in the last second; " + budget);
+            } else {
+                log.info(String.format(Locale.ROOT, "tlsadmit: %s %s refusing handshakes: %d %srefused over %.0f s; %s",
+                        unquotedName(), observing ? "would have stopped" : "stopped", change.refusedSoFar(), verb,
+                        change.seconds(), budget));
+            }
+        } catch (RuntimeException e) {
+            log.debug("tlsadmit: refusal log check failed", e); // never let a log line stop the checks
+        }
+    }
+
     @Override
     public void stop() throws Exception {
+        if (refusalLog != null) {
+            refusalLog.cancel(false);
+            refusalLog = null;
+        }
         stopControlLoop();
         super.stop();
     }

@@ -98,8 +98,17 @@ class GateIT {
     }
 
     @Test
-    void everyResumptionIsAdmittedAndEveryNewHandshakeRefusedWhenTheBudgetIsZero() {
+    void everyResumptionIsAdmittedAndEveryNewHandshakeRefusedWhenTheBudgetIsZero() throws Exception {
         scenarios().budgetZeroAdmitsEveryResumptionAndRefusesEveryNewHandshake(true);
+        // Refusing is logged once, when it starts (checked once a second), with the budget at that moment.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        String line = null;
+        while (line == null && System.nanoTime() < deadline) {
+            line = tomcat.catalinaOut().lines().filter(l -> l.contains("-" + gatePort + " started refusing handshakes"))
+                    .findFirst().orElse(null);
+            Thread.sleep(100);
+        }
+        assertTrue(line != null && line.contains("budget static 0.0 new full handshakes/s"), tomcat.catalinaOut());
     }
 
     @Test
