@@ -1,10 +1,14 @@
 package io.tlsadmit.experiment;
 
+import io.tlsadmit.experiment.flash.FlashCrowdCsv;
+import io.tlsadmit.experiment.flash.FlashCrowdResult;
+import io.tlsadmit.experiment.flash.Recovery;
 import io.tlsadmit.experiment.report.Charts;
 import io.tlsadmit.experiment.report.CpuChangeTable;
 import io.tlsadmit.experiment.report.ResultsCsv;
 import io.tlsadmit.experiment.report.SummaryTable;
 import io.tlsadmit.testing.CpuPinning;
+import io.tlsadmit.experiment.server.KeepAliveTimeout;
 import io.tlsadmit.experiment.server.ProcessCpu;
 import io.tlsadmit.experiment.server.RubisDatabase;
 import io.tlsadmit.experiment.server.RubisServer;
@@ -44,12 +48,19 @@ public final class Experiment {
     private static final int SERVER_START_SECONDS = 25;
     private static final int SERVER_WARMUP_RATE = 5;
     private static final double[] MAXSSLRATE_CANDIDATES = {0.5, 1, 1.5, 2};
+    /** A fresh server idles this long before the flash crowd: started and healthy, nothing compiled by load. */
+    private static final int FLASH_CROWD_IDLE_SECONDS = 5;
 
     private final ExperimentOptions options;
     private final Path root;
     private final Path out;
     private final Progress progress = new Progress();
     private final List<StepResult> steps = new ArrayList<>();
+    private final List<FlashCrowdResult> flashCrowds = new ArrayList<>();
+    private final Map<Workload, Double> knees = new java.util.LinkedHashMap<>();
+    /** The workload the steps now running belong to. */
+    private Workload workload = Workload.STUDY;
+    private RubisServer.Setup baseSetup;
     private final long self = ProcessHandle.current().pid();
     private RubisServer.Setup setup;
     private String databaseNote;
@@ -92,10 +103,39 @@ public final class Experiment {
         prepare();
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         double startLoad = ProcessCpu.loadAverage();
+        if (options.resume()) {
+            readEarlierSteps();
+        }
+        List<String> failed = new ArrayList<>();
+        List<String> cpuChange = List.of();
+        for (Workload w : options.workloads()) {
+            workload = w;
+            setup = baseSetup.withTls(w.tls());
+            progress.log("workload: RUBiS %s mix, TLS %s", w.mix(), w.tls());
+            double knee = runWorkload(failed);
+            knees.put(w, knee);
+            // the CPU change is the study's own workload's (the first one given)
+            if (options.cpuChange() && w.equals(options.workloads().get(0))) {
+                cpuChange = options.resume() && Files.isRegularFile(out.resolve("cpu-change.csv"))
+                        ? resumedCpuChange() : cpuChange(knee);
+            }
+        }
+        workload = options.workloads().get(0);
+        writeResults(knees.get(workload), started, startLoad, cpuChange);
+        if (!failed.isEmpty()) {
+            progress.log("these modes failed and are missing from the results: %s", failed);
+        }
+        progress.log("done. Charts: %s/{throughput,response-time,completed-sessions,refused-connections,resumed-share,"
+                + "client-timeouts}.png%s", out, options.flashCrowd() ? ", flash-crowd.png and flash-crowd.csv" : "");
+        progress.log("summary: %s; every step: %s", out.resolve("summary.md"), out.resolve("steps.csv"));
+    }
+
+    /** The knee search, the sweep of every mode and the flash crowd of the current workload; returns its knee. */
+    private double runWorkload(List<String> failed) {
         double knee = options.knee();
         List<Double> rates = options.rates();
-        if (options.resume()) {
-            knee = resume(knee);
+        if (knee == 0 && rates.isEmpty()) {
+            knee = resumedKnee();
         }
         if (rates.isEmpty() && knee == 0) {
             knee = searchKnee();
@@ -108,9 +148,8 @@ public final class Experiment {
             rates = fromKnee;
         }
         planSweep(rates);
-        List<Mode> failed = new ArrayList<>();
         for (Mode mode : options.modes()) {
-            if (steps.stream().anyMatch(s -> s.mode() == mode && s.phase().equals("sweep"))) {
+            if (ours(steps).anyMatch(s -> s.mode() == mode && s.phase().equals("sweep"))) {
                 progress.log("%s: swept in the earlier run, kept from steps.csv", mode.label());
                 continue;
             }
@@ -121,21 +160,94 @@ public final class Experiment {
                 sweep(mode, rates, knee);
             } catch (RuntimeException e) {
                 // one broken leg (e.g. HAProxy missing) must not lose the others' results
-                failed.add(mode);
+                failed.add(mode.label() + " (" + workload.label() + ")");
                 progress.log("%s FAILED, going on without it: %s", mode.label(), e.getMessage());
             }
         }
         knee = kneeSoFar(knee);
-        List<String> cpuChange = !options.cpuChange() ? List.of()
-                : options.resume() && Files.isRegularFile(out.resolve("cpu-change.csv")) ? resumedCpuChange()
-                : cpuChange(knee);
-        writeResults(knee, started, startLoad, cpuChange);
-        if (!failed.isEmpty()) {
-            progress.log("these modes failed and are missing from the results: %s", failed);
+        if (options.flashCrowd()) {
+            for (Mode mode : options.modes()) {
+                try {
+                    flashCrowd(mode, knee);
+                } catch (RuntimeException e) {
+                    failed.add(mode.label() + " flash crowd (" + workload.label() + ")");
+                    progress.log("%s flash crowd FAILED, going on without it: %s", mode.label(), e.getMessage());
+                }
+            }
+            writeFlashCrowds();
         }
-        progress.log("done. Charts: %s/{throughput,response-time,completed-sessions,refused-connections}.png",
-                out);
-        progress.log("summary: %s; every step: %s", out.resolve("summary.md"), out.resolve("steps.csv"));
+        return knee;
+    }
+
+    /** The current workload's steps among {@code all}. */
+    private java.util.stream.Stream<StepResult> ours(List<StepResult> all) {
+        return all.stream().filter(s -> s.workload().equals(workload));
+    }
+
+    /**
+     * A fresh server (started, healthy, then 5 s idle, no warm-up) receives 4× the knee at once; throughput in 1 s
+     * buckets over {@code --flash-crowd-seconds} tells how long it took to serve the crowd at its steady rate.
+     */
+    private void flashCrowd(Mode mode, double knee) {
+        double rate = round(4 * knee);
+        int window = options.flashCrowdSeconds();
+        int maxSslRate = mode == Mode.HAPROXY ? haproxyLimit(knee) : 0;
+        progress.plan(SERVER_START_SECONDS + 5 + stepSeconds(window));
+        progress.log("starting %s server for the flash crowd (cold: no warm-up)", mode.label());
+        try (RubisServer server = RubisServer.start(mode, setup, mode == Mode.STATIC ? knee : 0, maxSslRate)) {
+            sleep(FLASH_CROWD_IDLE_SECONDS);
+            progress.log("%s, flash crowd: %.1f new users/s at once for %d s", mode.label(), rate, window);
+            String name = String.format(Locale.ROOT, "flash-%s-%s-tls%s-%s", mode.label(), workload.mix(),
+                    workload.tls(), String.format(Locale.ROOT, "%.1f", rate));
+            Path dir = out.resolve("runs").resolve(name);
+            GatlingStep.run(dir, name, properties(server, rate, window));
+            double[] replies = new double[window];
+            double[] refused = new double[window];
+            for (int s = 0; s < window; s++) {
+                StepFigures second = GatlingStep.figures(dir, s, s + 1);
+                replies[s] = second.perSecond("replies");
+                refused[s] = second.perSecond("connections_refused");
+            }
+            Recovery recovery = Recovery.of(replies, refused);
+            flashCrowds.removeIf(f -> f.mode() == mode && f.workload().equals(workload));
+            flashCrowds.add(new FlashCrowdResult(mode, workload, rate, replies, recovery));
+            progress.log("  steady %.0f replies/s; 90 %% of it held after %s s; %d connections refused meanwhile",
+                    recovery.steady(), recovery.secondsTo90Percent() < 0 ? "never within the window"
+                            : Integer.toString(recovery.secondsTo90Percent()), recovery.refusedMeanwhile());
+        }
+        progress.done(SERVER_START_SECONDS + 5 + stepSeconds(window));
+    }
+
+    /** HAProxy's maxsslrate for the flash crowd: the one its sweep used, else the knee. */
+    private int haproxyLimit(double knee) {
+        if (options.maxSslRate() > 0) {
+            return options.maxSslRate();
+        }
+        return ours(steps).filter(s -> s.mode() == Mode.HAPROXY && s.phase().equals("sweep")
+                && !Double.isNaN(s.limit())).mapToInt(s -> (int) s.limit()).findFirst()
+                .orElse((int) Math.max(1, Math.round(knee)));
+    }
+
+    private void writeFlashCrowds() {
+        write(out.resolve("flash-crowd.csv"), FlashCrowdCsv.format(flashCrowds));
+        for (Workload w : options.workloads()) {
+            List<FlashCrowdResult> of = flashCrowds.stream().filter(f -> f.workload().equals(w)).toList();
+            if (!of.isEmpty()) {
+                Charts.flashCrowd(out.resolve("flash-crowd" + w.chartSuffix() + ".png"), String.format(Locale.ROOT,
+                        "Flash crowd on a fresh server: %.0f new users/s at once (%s)", of.get(0).usersPerSec(),
+                        w.label()), of.stream().map(f -> f.mode().label()).toList(),
+                        of.stream().map(FlashCrowdResult::repliesPerSecond).toList());
+            }
+        }
+    }
+
+    private static void sleep(int seconds) {
+        try {
+            Thread.sleep(seconds * 1000L);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
     private void prepare() {
@@ -158,11 +270,16 @@ public final class Experiment {
         } else {
             databaseNote = "H2 in each Tomcat's base, loaded by the webapp at scale " + options.scale();
         }
-        progress.log("%s; Tomcat %s, %s, TLS %s; server on CPU %s, Gatling (this JVM, pid %d) on CPU %s",
-                databaseNote, distribution.version(), options.key(), options.tls(), RubisServer.SERVER_CPUS, self,
-                LOAD_GENERATOR_CPUS);
-        setup = new RubisServer.Setup(distribution, keystore, options.tls(), war, gate, context, jdbcUrl,
-                options.scale());
+        int keepAlive = KeepAliveTimeout.millis(options.thinkTimeScale());
+        progress.log("%s; Tomcat %s, %s, TLS %s; keep-alive timeout %d ms (10 s x think scale %s); server on CPU %s,"
+                        + " Gatling (this JVM, pid %d) on CPU %s", databaseNote, distribution.version(), options.key(),
+                options.tls(), keepAlive, options.thinkTimeScale(), RubisServer.SERVER_CPUS, self, LOAD_GENERATOR_CPUS);
+        // with every user on 127.0.0.1 the gate's session grace would take all users for one host's page: it is
+        // then set to what one user opens at once, so that it stays what it is for (see README.md)
+        int grace = options.sourceAddresses() > 0 ? 0 : options.connectionsPerUser();
+        baseSetup = new RubisServer.Setup(distribution, keystore, options.tlsVersions().get(0), war, gate, context,
+                jdbcUrl, options.scale(), keepAlive, grace);
+        setup = baseSetup;
         try {
             Files.createDirectories(out);
         } catch (IOException e) {
@@ -170,8 +287,8 @@ public final class Experiment {
         }
     }
 
-    /** Takes the steps of an interrupted run from {@code steps.csv}; the knee from its knee search. */
-    private double resume(double knee) {
+    /** Takes the steps of an interrupted run from {@code steps.csv}. */
+    private void readEarlierSteps() {
         Path csv = out.resolve("steps.csv");
         if (!Files.isRegularFile(csv)) {
             throw new IllegalStateException("--resume: no " + csv);
@@ -190,13 +307,22 @@ public final class Experiment {
         } catch (IOException e) {
             stepNumber = 0;
         }
-        List<double[]> searched = steps.stream().filter(s -> s.phase().equals("knee"))
-                .map(s -> new double[] {s.usersPerSec(), s.throughput()}).toList();
         progress.log("resuming: %d steps from %s", steps.size(), csv);
-        if (knee == 0 && !searched.isEmpty()) {
-            knee = KneeSearch.kneeOf(searched);
-            progress.log("knee of stock Tomcat from the earlier knee search: %.0f new users/s", knee);
+        Path flash = out.resolve("flash-crowd.csv");
+        if (Files.isRegularFile(flash)) {
+            progress.log("note: %s is rewritten with this run's flash crowds only", flash);
         }
+    }
+
+    /** The current workload's knee from an earlier run's knee search, 0 if none. */
+    private double resumedKnee() {
+        List<double[]> searched = ours(steps).filter(s -> s.phase().equals("knee"))
+                .map(s -> new double[] {s.usersPerSec(), s.throughput()}).toList();
+        if (searched.isEmpty()) {
+            return 0;
+        }
+        double knee = KneeSearch.kneeOf(searched);
+        progress.log("knee of stock Tomcat from the earlier knee search: %.0f new users/s", knee);
         return knee;
     }
 
@@ -227,7 +353,7 @@ public final class Experiment {
 
     private void planSweep(List<Double> rates) {
         for (Mode mode : options.modes()) {
-            if (steps.stream().anyMatch(s -> s.mode() == mode && s.phase().equals("sweep"))) {
+            if (ours(steps).anyMatch(s -> s.mode() == mode && s.phase().equals("sweep"))) {
                 continue;
             }
             progress.plan(serverStartSeconds() + (long) rates.size() * stepSeconds(options.stepSeconds()));
@@ -236,7 +362,8 @@ public final class Experiment {
                         + stepSeconds(Math.max(options.warmupSeconds() + 2, options.stepSeconds() / 2))));
             }
         }
-        if (options.cpuChange() && !(options.resume() && Files.isRegularFile(out.resolve("cpu-change.csv")))) {
+        if (options.cpuChange() && workload.equals(options.workloads().get(0))
+                && !(options.resume() && Files.isRegularFile(out.resolve("cpu-change.csv")))) {
             progress.plan(cpuChangeModes().size() * (serverStartSeconds()
                     + stepSeconds(3 * options.cpuChangeSeconds())));
         }
@@ -361,8 +488,8 @@ public final class Experiment {
 
     private StepResult step(RubisServer server, String phase, double rate, double limit, int seconds, String what) {
         stepNumber++;
-        String name = String.format(Locale.ROOT, "%03d-%s-%s-%s", stepNumber, server.mode().label(), phase,
-                String.format(Locale.ROOT, "%.1f", rate));
+        String name = String.format(Locale.ROOT, "%03d-%s-%s-%s%s", stepNumber, server.mode().label(), phase,
+                String.format(Locale.ROOT, "%.1f", rate), workload.chartSuffix());
         progress.log("%s, %s: %.1f new users/s for %d s", server.mode().label(), what, rate, seconds);
         Path dir = out.resolve("runs").resolve(name);
         int warmup = Math.min(options.warmupSeconds(), seconds - 1);
@@ -381,16 +508,18 @@ public final class Experiment {
         GatlingStep.run(dir, name, properties(server, rate, seconds));
         clock.shutdown();
         double window = seconds - warmup;
-        StepResult r = StepResult.of(server.mode(), phase, rate, limit, seconds,
+        StepResult r = StepResult.of(server.mode(), workload, options.connectionsPerUser(), phase, rate, limit, seconds,
                 GatlingStep.figures(dir, warmup, seconds), 100 * (cpu[2] - cpu[0]) / window,
                 100 * (cpu[3] - cpu[1]) / window, load[0]);
         steps.add(r);
         writeSteps();
         progress.done(stepSeconds(seconds));
-        progress.log("  %.0f replies/s, %.2f completed sessions/s, %.1f refused conn/s, page mean %.0f ms p99 %.0f ms,"
-                        + " server CPU %.0f%%, Gatling CPU %.0f%%, load %.1f",
-                r.throughput(), r.completedSessionsPerSec(), r.refusedConnectionsPerSec(), r.pageMeanMillis(),
-                r.pageP99Millis(), r.serverCpuPercent(), r.driverCpuPercent(), r.loadAverage());
+        progress.log("  %.0f replies/s, %.2f completed sessions/s, %.1f refused conn/s, %.1f timeouts/s, page mean %.0f"
+                        + " ms p99 %.0f ms, resumed share %s, server CPU %.0f%%, Gatling CPU %.0f%%, load %.1f",
+                r.throughput(), r.completedSessionsPerSec(), r.refusedConnectionsPerSec(), r.timeoutsPerSec(),
+                r.pageMeanMillis(), r.pageP99Millis(), Double.isNaN(r.resumedShare()) ? "n/a (no gate)"
+                        : String.format(Locale.ROOT, "%.2f", r.resumedShare()),
+                r.serverCpuPercent(), r.driverCpuPercent(), r.loadAverage());
         return r;
     }
 
@@ -399,7 +528,9 @@ public final class Experiment {
         p.put("rubis.baseUrl", server.baseUrl());
         p.put("rubis.metricsUrl", server.metricsUrl());
         p.put("rubis.serverPid", Long.toString(server.tomcatPid()));
-        p.put("rubis.mix", "browsing");
+        p.put("rubis.mix", workload.mix());
+        p.put("rubis.connectionsPerUser", Integer.toString(options.connectionsPerUser()));
+        p.put("rubis.sourceAddresses", Integer.toString(options.sourceAddresses()));
         p.put("rubis.model", "open");
         p.put("rubis.poisson", "true");
         p.put("rubis.usersPerSec", Double.toString(rate));
@@ -414,7 +545,7 @@ public final class Experiment {
         if (knee > 0) {
             return knee;
         }
-        List<double[]> stock = steps.stream().filter(s -> s.mode() == Mode.STOCK)
+        List<double[]> stock = ours(steps).filter(s -> s.mode() == Mode.STOCK)
                 .map(s -> new double[] {s.usersPerSec(), s.throughput()}).toList();
         double found = KneeSearch.kneeOf(stock);
         progress.log("knee of stock Tomcat: %.0f new users/s (highest throughput of its sweep)", found);
@@ -430,15 +561,25 @@ public final class Experiment {
     }
 
     private void writeResults(double knee, Instant started, double startLoad, List<String> cpuChange) {
-        List<StepResult> sweep = steps.stream().filter(s -> s.phase().equals("sweep")).toList();
-        Charts.write(out, sweep, options.modes(), knee);
+        List<StepResult> sweep = ours(steps).filter(s -> s.phase().equals("sweep")).toList();
+        StringBuilder tables = new StringBuilder(SummaryTable.markdown(sweep, knee));
+        for (Workload w : options.workloads()) {
+            List<StepResult> of = steps.stream().filter(s -> s.phase().equals("sweep") && s.workload().equals(w))
+                    .toList();
+            double k = knees.getOrDefault(w, knee);
+            Charts.write(out, of, options.modes(), k, w.chartSuffix());
+            if (!w.equals(workload)) {
+                tables.append(String.format(Locale.ROOT, "%n%s (knee %.0f new users/s):%n%n", w.label(), k))
+                        .append(SummaryTable.markdown(of, k));
+            }
+        }
         if (!cpuChange.isEmpty()) {
             write(out.resolve("cpu-change.csv"), String.join("\n", cpuChange) + "\n");
         }
         write(out.resolve("summary.md"), Summary.markdown(new Summary.Run(options, knee, started, Instant.now()
                 .truncatedTo(ChronoUnit.SECONDS), startLoad, ProcessCpu.loadAverage(), databaseNote,
                 setup.distribution().version(), root.relativize(out).toString()), steps, sweep,
-                SummaryTable.markdown(sweep, knee), cpuChange.isEmpty() ? ""
+                tables.toString(), cpuChange.isEmpty() ? ""
                         : CpuChangeTable.markdown(cpuChange.subList(1, cpuChange.size()), options.cpuChangeSeconds())));
     }
 

@@ -24,15 +24,23 @@ public record ExperimentOptions(
         String database,
         double scale,
         String key,
-        String tls,
+        List<String> mixes,
+        List<String> tlsVersions,
         double thinkTimeScale,
         int pages,
         boolean cpuChange,
         int cpuChangeSeconds,
         int maxSslRate,
+        boolean flashCrowd,
+        int flashCrowdSeconds,
+        int connectionsPerUser,
+        int sourceAddresses,
         Path out,
         boolean resume,
         boolean quick) {
+
+    /** Loopback addresses the users connect from by default (round robin): 32 /24s, see {@code --source-addresses}. */
+    public static final int DEFAULT_SOURCE_ADDRESSES = 32 * 254;
 
     public static final String USAGE = """
             usage: bin/experiment [options]
@@ -51,12 +59,21 @@ public record ExperimentOptions(
               --db mariadb|h2         RUBiS database (default mariadb: rubis_experiment on 127.0.0.1:3306)
               --scale S               RUBiS data set scale, loaded once (default 0.01)
               --key rsa2048|rsa4096|ec  server certificate key (default rsa2048, quick rsa4096)
-              --tls 1.3|1.2           TLS version (default 1.3)
+              --tls LIST              TLS versions, 1.3 and/or 1.2, each a run of its own (default 1.3)
+              --mix LIST              RUBiS mixes, browsing and/or bidding, each a run of its own (default browsing)
               --think-scale X         multiplies RUBiS think times (mean 7 s) (default 0.1)
               --pages N               pages per user session at most (default 20)
               --cpu-change / --no-cpu-change   the 1 -> 2 -> 1 CPU run (default on, off with --quick)
               --cpu-change-seconds N  length of each CPU phase (default 30)
               --maxsslrate N          HAProxy's maxsslrate; skips its sweep
+              --flash-crowd / --no-flash-crowd  each mode on a fresh server, 5 s idle, then 4x the knee at once
+                                      (default on, off with --quick)
+              --flash-crowd-seconds N the flash crowd's window (default 30)
+              --connections-per-user N  1: a user's images load in turn on its one connection (default); >1:
+                                      browser-like, up to N parallel connections (rubis.connectionsPerUser)
+              --source-addresses N    users connect from N loopback addresses 127.0.x.y, one per user, round
+                                      robin (default 8128); 0: all from 127.0.0.1, and the gate's session grace
+                                      is then set to --connections-per-user
               --out DIR               results (default docs/results/<date>[-quick])
               --resume                keep the steps already in DIR/steps.csv: the knee search and modes swept
                                       there are not run again (after an interrupted run)
@@ -65,7 +82,8 @@ public record ExperimentOptions(
 
     private static final List<String> VALUED = List.of("--modes", "--multipliers", "--rates", "--knee",
             "--start-rate", "--step-seconds", "--warmup-seconds", "--drain-seconds", "--server-warmup-seconds", "--db", "--scale", "--key",
-            "--tls", "--think-scale", "--pages", "--cpu-change-seconds", "--maxsslrate", "--out");
+            "--tls", "--mix", "--think-scale", "--pages", "--cpu-change-seconds", "--maxsslrate", "--out",
+            "--flash-crowd-seconds", "--connections-per-user", "--source-addresses");
 
     public static ExperimentOptions parse(String[] args) {
         boolean quick = List.of(args).contains("--quick");
@@ -84,7 +102,12 @@ public record ExperimentOptions(
         // the demo uses RSA-4096: with RSA-2048 RUBiS on one server CPU here peaks beyond 160 new users/s, and one
         // Gatling core cannot offer several times that; RSA-4096 brings the knee within its reach
         String key = quick ? "rsa4096" : "rsa2048";
-        String tls = "1.3";
+        List<String> tlsVersions = List.of("1.3");
+        List<String> mixes = List.of("browsing");
+        boolean flashCrowd = !quick;
+        int flashCrowdSeconds = 30;
+        int connectionsPerUser = 1;
+        int sourceAddresses = DEFAULT_SOURCE_ADDRESSES;
         double thinkTimeScale = 0.1;
         int pages = 20;
         boolean cpuChange = !quick;
@@ -99,6 +122,8 @@ public record ExperimentOptions(
                 case "--help", "-h" -> throw new HelpRequested();
                 case "--cpu-change" -> cpuChange = true;
                 case "--no-cpu-change" -> cpuChange = false;
+                case "--flash-crowd" -> flashCrowd = true;
+                case "--no-flash-crowd" -> flashCrowd = false;
                 case "--resume" -> resume = true;
                 default -> {
                     if (!VALUED.contains(option)) {
@@ -122,7 +147,11 @@ public record ExperimentOptions(
                         case "--db" -> database = oneOf(option, value, "mariadb", "h2");
                         case "--scale" -> scale = positive(option, value);
                         case "--key" -> key = oneOf(option, value, "rsa2048", "rsa4096", "ec");
-                        case "--tls" -> tls = oneOf(option, value, "1.3", "1.2");
+                        case "--tls" -> tlsVersions = oneOrMoreOf(option, value, "1.3", "1.2");
+                        case "--mix" -> mixes = oneOrMoreOf(option, value, "browsing", "bidding");
+                        case "--flash-crowd-seconds" -> flashCrowdSeconds = whole(option, value, 12);
+                        case "--connections-per-user" -> connectionsPerUser = whole(option, value, 1);
+                        case "--source-addresses" -> sourceAddresses = whole(option, value, 0);
                         case "--think-scale" -> thinkTimeScale = positive(option, value);
                         case "--pages" -> pages = whole(option, value, 1);
                         case "--cpu-change-seconds" -> cpuChangeSeconds = whole(option, value, 2);
@@ -137,6 +166,13 @@ public record ExperimentOptions(
             throw new IllegalArgumentException("--warmup-seconds (" + warmupSeconds
                     + ") must be shorter than --step-seconds (" + stepSeconds + ")");
         }
+        if (connectionsPerUser > 64) {
+            throw new IllegalArgumentException("--connections-per-user must be at most 64, got " + connectionsPerUser);
+        }
+        if (sourceAddresses > 255 * 254) {
+            throw new IllegalArgumentException("--source-addresses must be at most " + 255 * 254 + ", got "
+                    + sourceAddresses);
+        }
         if (modes.contains(Mode.STATIC) && !modes.contains(Mode.STOCK) && knee == 0) {
             throw new IllegalArgumentException("mode static is tuned at the knee of the stock sweep: add stock to"
                     + " --modes or give --knee");
@@ -145,8 +181,30 @@ public record ExperimentOptions(
             out = Path.of("docs", "results", LocalDate.now(ZoneOffset.UTC) + (quick ? "-quick" : ""));
         }
         return new ExperimentOptions(List.copyOf(modes), multipliers, rates, knee, startRate, stepSeconds,
-                warmupSeconds, drainSeconds, serverWarmupSeconds, database, scale, key, tls, thinkTimeScale, pages, cpuChange,
-                cpuChangeSeconds, maxSslRate, out, resume, quick);
+                warmupSeconds, drainSeconds, serverWarmupSeconds, database, scale, key, mixes, tlsVersions, thinkTimeScale,
+                pages, cpuChange, cpuChangeSeconds, maxSslRate, flashCrowd, flashCrowdSeconds, connectionsPerUser,
+                sourceAddresses, out, resume, quick);
+    }
+
+    /** The TLS versions as given to {@code --tls}, e.g. {@code 1.3,1.2}. */
+    public String tls() {
+        return String.join(",", tlsVersions);
+    }
+
+    /** The mixes as given to {@code --mix}. */
+    public String mix() {
+        return String.join(",", mixes);
+    }
+
+    /** Every mix with every TLS version, in the order given: each is a knee search, a sweep and a flash crowd. */
+    public List<Workload> workloads() {
+        List<Workload> workloads = new ArrayList<>();
+        for (String mix : mixes) {
+            for (String version : tlsVersions) {
+                workloads.add(new Workload(mix, version));
+            }
+        }
+        return workloads;
     }
 
     /** {@code --help}: print the usage and stop, without an error. */
@@ -167,6 +225,17 @@ public record ExperimentOptions(
         // the stock sweep comes first: it gives the knee the others are judged (and static is tuned) at
         modes.sort(null);
         return modes;
+    }
+
+    private static List<String> oneOrMoreOf(String option, String value, String... allowed) {
+        List<String> chosen = new ArrayList<>();
+        for (String part : value.split(",")) {
+            String one = oneOf(option, part, allowed);
+            if (!chosen.contains(one)) {
+                chosen.add(one);
+            }
+        }
+        return List.copyOf(chosen);
     }
 
     private static List<Double> positives(String option, String value) {

@@ -40,8 +40,9 @@ final class Summary {
                 ```
 
                 Tomcat %s (JDK %s) pinned to CPU 0 with `taskset -a -cp 0`, Gatling 3.15.1 in the experiment's JVM on \
-                CPU 1; %s, TLS %s. RUBiS browsing mix, open model (Poisson arrivals of new users), think time scaled \
-                by %s (mean %.1f s), at most %d pages per session, 10 s request timeout; %s. MariaDB itself is not \
+                CPU 1; %s, TLS %s. RUBiS %s mix, open model (Poisson arrivals of new users), think time scaled \
+                by %s (mean %.1f s) and Tomcat's keep-alive timeout with it (%d ms: users reconnect and resume, as in the \
+                study), at most %d pages per session, 10 s request timeout, %d connection(s) per user, users from %s; %s. MariaDB itself is not \
                 pinned (it is shared with other tests).
 
                 Each step: users arrive for %d s; the first %d s are left out, the figures are per-second means over \
@@ -49,8 +50,11 @@ final class Summary {
                 users/s**.%s%s
 
                 """, run.started(), run.finished(), run.loadAtStart(), minLoad, maxLoad, run.loadAtEnd(),
-                String.join(" ", commandLine(o)), run.tomcatVersion(), Runtime.version().feature(), o.key(), o.tls(),
-                o.thinkTimeScale(), 7 * o.thinkTimeScale(), o.pages(), run.database(), o.stepSeconds(),
+                String.join(" ", commandLine(o)), run.tomcatVersion(), Runtime.version().feature(), o.key(), o.tls(), o.mix(),
+                o.thinkTimeScale(), 7 * o.thinkTimeScale(),
+                io.tlsadmit.experiment.server.KeepAliveTimeout.millis(o.thinkTimeScale()), o.pages(),
+                o.connectionsPerUser(), o.sourceAddresses() > 0 ? o.sourceAddresses() + " loopback addresses"
+                        : "127.0.0.1 only (session grace = connections per user)", run.database(), o.stepSeconds(),
                 o.warmupSeconds(), o.stepSeconds() - o.warmupSeconds(), o.drainSeconds(), run.knee(),
                 staticLimit.isEmpty() ? "" : " Static budget: " + staticLimit + " new full handshakes/s (the knee).",
                 haproxyLimit.isEmpty() ? "" : " HAProxy `maxsslrate`: " + haproxyLimit
@@ -73,7 +77,9 @@ final class Summary {
             out.append(cpuChangeTable).append('\n');
         }
         out.append("Charts (`").append(run.outDir()).append("/`): `throughput.png`, `response-time.png`,"
-                + " `response-time-p99.png`, `completed-sessions.png`, `refused-connections.png`")
+                + " `response-time-p99.png`, `completed-sessions.png`, `refused-connections.png`, `resumed-share.png`,"
+                + " `client-timeouts.png`")
+                .append(o.flashCrowd() ? ", `flash-crowd.png` (and `flash-crowd.csv`)" : "")
                 .append(o.cpuChange() ? ", `cpu-change.png` (and `cpu-change.csv`)" : "")
                 .append("; every step in `steps.csv`, each Gatling run's own figures under `runs/`.\n");
         return out.toString();
@@ -99,7 +105,15 @@ final class Summary {
         }
         args.addAll(List.of("--step-seconds", Integer.toString(o.stepSeconds()),
                 "--warmup-seconds", Integer.toString(o.warmupSeconds()),
-                "--db", o.database(), "--scale", number(o.scale()), "--key", o.key(), "--tls", o.tls()));
+                "--db", o.database(), "--scale", number(o.scale()), "--key", o.key(), "--tls", o.tls(),
+                "--mix", o.mix(), "--think-scale", number(o.thinkTimeScale())));
+        if (o.connectionsPerUser() != 1) {
+            args.addAll(List.of("--connections-per-user", Integer.toString(o.connectionsPerUser())));
+        }
+        if (o.sourceAddresses() != ExperimentOptions.DEFAULT_SOURCE_ADDRESSES) {
+            args.addAll(List.of("--source-addresses", Integer.toString(o.sourceAddresses())));
+        }
+        args.add(o.flashCrowd() ? "--flash-crowd" : "--no-flash-crowd");
         if (o.cpuChange()) {
             args.addAll(List.of("--cpu-change-seconds", Integer.toString(o.cpuChangeSeconds())));
         } else {

@@ -79,4 +79,35 @@ class ExperimentOptionsTest {
     private static String error(String... args) {
         return assertThrows(IllegalArgumentException.class, () -> ExperimentOptions.parse(args)).getMessage();
     }
+
+    @Test
+    void eachMixWithEachTlsVersionIsAWorkloadOfItsOwn() {
+        ExperimentOptions o = ExperimentOptions.parse(new String[] {"--mix", "browsing,bidding", "--tls", "1.3,1.2"});
+        assertEquals(List.of(new Workload("browsing", "1.3"), new Workload("browsing", "1.2"),
+                new Workload("bidding", "1.3"), new Workload("bidding", "1.2")), o.workloads());
+        assertEquals("", o.workloads().get(0).chartSuffix(), "the study's workload keeps today's chart names");
+        assertEquals("-bidding-tls1.2", o.workloads().get(3).chartSuffix());
+        assertEquals(List.of(Workload.STUDY), ExperimentOptions.parse(new String[0]).workloads());
+        assertEquals("--mix must be one of browsing, bidding, got 'selling'", error("--mix", "browsing,selling"));
+    }
+
+    @Test
+    void theFlashCrowdIsPartOfTheFullRunNotOfTheDemo() {
+        assertTrue(ExperimentOptions.parse(new String[0]).flashCrowd());
+        assertEquals(30, ExperimentOptions.parse(new String[0]).flashCrowdSeconds());
+        assertFalse(ExperimentOptions.parse(new String[] {"--quick"}).flashCrowd());
+        assertTrue(ExperimentOptions.parse(new String[] {"--quick", "--flash-crowd"}).flashCrowd());
+        assertFalse(ExperimentOptions.parse(new String[] {"--no-flash-crowd"}).flashCrowd());
+    }
+
+    @Test
+    void browserLikeUsersAndTheirSourceAddresses() {
+        ExperimentOptions o = ExperimentOptions.parse(new String[0]);
+        assertEquals(1, o.connectionsPerUser());
+        assertEquals(ExperimentOptions.DEFAULT_SOURCE_ADDRESSES, o.sourceAddresses());
+        o = ExperimentOptions.parse(new String[] {"--connections-per-user", "6", "--source-addresses", "0"});
+        assertEquals(6, o.connectionsPerUser());
+        assertEquals(0, o.sourceAddresses());
+        assertEquals("--connections-per-user must be at most 64, got 65", error("--connections-per-user", "65"));
+    }
 }

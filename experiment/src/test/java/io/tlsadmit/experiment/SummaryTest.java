@@ -14,11 +14,12 @@ class SummaryTest {
         List<String> command = Summary.commandLine(o);
         assertEquals(List.of("--modes", "stock,adaptive", "--multipliers", "0.5,1,2.5", "--step-seconds", "30",
                 "--warmup-seconds", "10", "--db", "mariadb", "--scale", "0.01", "--key", "rsa2048", "--tls", "1.3",
-                "--no-cpu-change"), command);
+                "--mix", "browsing", "--think-scale", "0.1", "--flash-crowd", "--no-cpu-change"), command);
         ExperimentOptions again = ExperimentOptions.parse(String.join(" ", command).split(" "));
         assertEquals(o.modes(), again.modes());
         assertEquals(o.multipliers(), again.multipliers());
         assertEquals(o.stepSeconds(), again.stepSeconds());
+        assertEquals(o.workloads(), again.workloads());
     }
 
     @Test

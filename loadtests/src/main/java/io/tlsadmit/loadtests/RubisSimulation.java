@@ -24,6 +24,7 @@ import io.tlsadmit.loadtests.rubis.PageRequest;
 import io.tlsadmit.loadtests.rubis.TransitionTable;
 import io.tlsadmit.loadtests.rubis.Visit;
 import io.tlsadmit.loadtests.run.CpuClock;
+import io.tlsadmit.loadtests.run.LoopbackSources;
 import io.tlsadmit.loadtests.run.Outcome;
 import io.tlsadmit.loadtests.run.PrometheusText;
 import io.tlsadmit.loadtests.run.RunRecorder;
@@ -83,6 +84,10 @@ public class RubisSimulation extends Simulation {
                 .maxConnectionsPerHost(settings.connectionsPerUser())
                 .acceptHeader("text/html,image/*;q=0.9,*/*;q=0.8")
                 .userAgentHeader("tlsadmit-loadtests RUBiS client");
+        if (settings.sourceAddresses() > 0) {
+            // one loopback address per virtual user (round robin), so that the server tells users apart by host
+            protocol = protocol.localAddresses(LoopbackSources.first(settings.sourceAddresses()));
+        }
         if (settings.browserLikeResources()) {
             // Gatling loads the page's images itself, in parallel; our figures then count pages only
             protocol = protocol.inferHtmlResources().nameInferredHtmlResourcesAfterLastPathElement();
@@ -185,6 +190,9 @@ public class RubisSimulation extends Simulation {
                 settings.requestTimeout().toMillis());
         int attempt = session.getInt(ATTEMPT) + 1;
         Session next = session.set(ATTEMPT, attempt).set(OUTCOME, outcome.name());
+        if (page && visit(session).transitions() == 0) {
+            countFirstPage(outcome, session.isFailed());
+        }
         switch (outcome) {
             case REPLY -> {
                 int responseMillis = session.getInt(RESPONSE_MILLIS);
@@ -215,6 +223,20 @@ public class RubisSimulation extends Simulation {
                 }
                 return next;
             }
+            default -> throw new AssertionError(outcome);
+        }
+    }
+
+    /**
+     * How the user's first page ended, for "tokens spent on users who then got no page": a reply with a failed
+     * resource (browser-like, Gatling marks the session failed) or a timeout means the server let the user in
+     * and the user still has no page; refused attempts cost the gate no token.
+     */
+    private void countFirstPage(Outcome outcome, boolean resourceFailed) {
+        switch (outcome) {
+            case REPLY -> recorder.count(resourceFailed ? Series.FIRST_PAGES_INCOMPLETE : Series.FIRST_PAGES);
+            case TIMEOUT -> recorder.count(Series.FIRST_PAGES_TIMED_OUT);
+            case REFUSED -> { }
             default -> throw new AssertionError(outcome);
         }
     }

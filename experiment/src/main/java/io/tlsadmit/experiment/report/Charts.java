@@ -18,16 +18,46 @@ public final class Charts {
     private Charts() {
     }
 
-    public static void write(Path dir, List<StepResult> sweep, List<Mode> modes, double knee) {
-        chart(dir.resolve("throughput.png"), "Throughput", "replies/s", sweep, modes, knee, StepResult::throughput);
-        chart(dir.resolve("response-time.png"), "Response time (page, mean)", "ms", sweep, modes, knee,
+    /**
+     * One chart per figure of the study (throughput, response time, completed sessions, refused connections,
+     * resumed share of handshakes, client timeouts), for one workload's sweep; {@code suffix} goes before
+     * {@code .png} ({@link io.tlsadmit.experiment.Workload#chartSuffix()}).
+     */
+    public static void write(Path dir, List<StepResult> sweep, List<Mode> modes, double knee, String suffix) {
+        chart(dir.resolve("throughput" + suffix + ".png"), "Throughput", "replies/s", sweep, modes, knee,
+                StepResult::throughput);
+        chart(dir.resolve("response-time" + suffix + ".png"), "Response time (page, mean)", "ms", sweep, modes, knee,
                 StepResult::pageMeanMillis);
-        chart(dir.resolve("response-time-p99.png"), "Response time (page, p99)", "ms", sweep, modes, knee,
-                StepResult::pageP99Millis);
-        chart(dir.resolve("completed-sessions.png"), "Completed sessions", "sessions/s", sweep, modes, knee,
-                StepResult::completedSessionsPerSec);
-        chart(dir.resolve("refused-connections.png"), "Refused connections", "connections/s", sweep, modes, knee,
-                StepResult::refusedConnectionsPerSec);
+        chart(dir.resolve("response-time-p99" + suffix + ".png"), "Response time (page, p99)", "ms", sweep, modes,
+                knee, StepResult::pageP99Millis);
+        chart(dir.resolve("completed-sessions" + suffix + ".png"), "Completed sessions", "sessions/s", sweep, modes,
+                knee, StepResult::completedSessionsPerSec);
+        chart(dir.resolve("refused-connections" + suffix + ".png"), "Refused connections", "connections/s", sweep,
+                modes, knee, StepResult::refusedConnectionsPerSec);
+        chart(dir.resolve("resumed-share" + suffix + ".png"), "Resumed share of handshakes (server)", "resumed / all",
+                sweep, modes, knee, StepResult::resumedShare);
+        chart(dir.resolve("client-timeouts" + suffix + ".png"), "Client timeouts (no reply in 10 s)", "timeouts/s",
+                sweep, modes, knee, StepResult::timeoutsPerSec);
+        if (sweep.stream().anyMatch(s -> s.connectionsPerUser() > 1)) {
+            chart(dir.resolve("wasted-tokens" + suffix + ".png"), "Users let in whose first page failed",
+                    "share of users let in", sweep, modes, knee, StepResult::wastedTokenShare);
+        }
+    }
+
+    /** The flash crowd: replies per second from the moment the crowd arrives, one line per mode. */
+    public static void flashCrowd(Path file, String title, List<String> labels, List<double[]> seconds) {
+        XYChart chart = new XYChartBuilder().width(800).height(500).title(title)
+                .xAxisTitle("second since the crowd arrived").yAxisTitle("replies/s").build();
+        chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideSE);
+        for (int i = 0; i < labels.size(); i++) {
+            double[] series = seconds.get(i);
+            double[] x = new double[series.length];
+            for (int s = 0; s < x.length; s++) {
+                x[s] = s;
+            }
+            chart.addSeries(labels.get(i), x, series).setMarker(SeriesMarkers.NONE);
+        }
+        save(chart, file);
     }
 
     private static void chart(Path file, String title, String yTitle, List<StepResult> sweep, List<Mode> modes,

@@ -10,7 +10,10 @@ public final class ResultsCsv {
     public static final String HEADER = "mode,phase,users_per_sec,limit,step_s,window_s,throughput_replies_per_s,"
             + "pages_per_s,completed_sessions_per_s,refused_connections_per_s,timeouts_per_s,sessions_started,"
             + "sessions_completed,sessions_abandoned,sessions_refused,error_pages,page_mean_ms,page_p99_ms,"
-            + "server_full_handshakes,server_resumed_handshakes,server_cpu_pct,driver_cpu_pct,load_average";
+            + "server_full_handshakes,server_resumed_handshakes,server_cpu_pct,driver_cpu_pct,load_average,"
+            // issue 14: the workload, the study's Figure 4.3 (resumed share), and sessions rather than connections
+            + "mix,tls,connections_per_user,resumed_share,first_pages_per_s,first_pages_incomplete_per_s,"
+            + "first_pages_timed_out_per_s,server_new_admitted,server_session_grace,wasted_token_share";
 
     private ResultsCsv() {
     }
@@ -26,7 +29,11 @@ public final class ResultsCsv {
                     Long.toString(s.sessionsAbandoned()), Long.toString(s.sessionsRefused()),
                     Long.toString(s.errorPages()), number(s.pageMeanMillis()), number(s.pageP99Millis()),
                     number(s.serverFullHandshakes()), number(s.serverResumedHandshakes()),
-                    number(s.serverCpuPercent()), number(s.driverCpuPercent()), number(s.loadAverage())))
+                    number(s.serverCpuPercent()), number(s.driverCpuPercent()), number(s.loadAverage()),
+                    s.mix(), s.tls(), Integer.toString(s.connectionsPerUser()), share(s.resumedShare()),
+                    number(s.firstPagesPerSec()), number(s.firstPagesIncompletePerSec()),
+                    number(s.firstPagesTimedOutPerSec()), number(s.serverNewAdmitted()),
+                    number(s.serverSessionGrace()), share(s.wastedTokenShare())))
                     .append('\n');
         }
         return out.toString();
@@ -47,13 +54,23 @@ public final class ResultsCsv {
             steps.add(new StepResult(io.tlsadmit.experiment.Mode.parse(c[0]), c[1], d(c[2]), d(c[3]),
                     Integer.parseInt(c[4]), Integer.parseInt(c[5]), d(c[6]), d(c[7]), d(c[8]), d(c[9]), d(c[10]),
                     Long.parseLong(c[11]), Long.parseLong(c[12]), Long.parseLong(c[13]), Long.parseLong(c[14]),
-                    Long.parseLong(c[15]), d(c[16]), d(c[17]), d(c[18]), d(c[19]), d(c[20]), d(c[21]), d(c[22])));
+                    Long.parseLong(c[15]), d(c[16]), d(c[17]), d(c[18]), d(c[19]), d(c[20]), d(c[21]), d(c[22]),
+                    c[23], c[24], Integer.parseInt(c[25]), d(c[27]), d(c[28]), d(c[29]), d(c[30]), d(c[31])));
         }
         return steps;
     }
 
     private static double d(String cell) {
         return cell.isEmpty() ? Double.NaN : Double.parseDouble(cell);
+    }
+
+    /** A share with four decimals (a resumed share of 0.9712 is not 0.97); empty when not measured. */
+    static String share(double value) {
+        if (Double.isNaN(value)) {
+            return "";
+        }
+        String text = String.format(Locale.ROOT, "%.4f", value).replaceAll("0+$", "").replaceAll("\\.$", "");
+        return text.equals("-0") ? "0" : text;
     }
 
     /** Two decimals at most, no trailing zeros; empty for a figure that was not measured. */

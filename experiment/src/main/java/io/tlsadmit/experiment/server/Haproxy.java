@@ -26,12 +26,12 @@ public final class Haproxy implements AutoCloseable {
     }
 
     public static Haproxy start(Path dir, TestKeystore keystore, String tls, int port, int backendPort,
-            int maxSslRate) {
+            int maxSslRate, int keepAliveMillis) {
         try {
             Files.createDirectories(dir);
             Path pem = certificateAndKey(dir, keystore);
             Path config = dir.resolve("haproxy.cfg");
-            Files.writeString(config, config(pem, tls, port, backendPort, maxSslRate));
+            Files.writeString(config, config(pem, tls, port, backendPort, maxSslRate, keepAliveMillis));
             Process process = new ProcessBuilder("haproxy", "-db", "-f", config.toString())
                     .redirectErrorStream(true).redirectOutput(dir.resolve("haproxy.log").toFile()).start();
             Haproxy haproxy = new Haproxy(process, port);
@@ -42,7 +42,8 @@ public final class Haproxy implements AutoCloseable {
         }
     }
 
-    static String config(Path pem, String tls, int port, int backendPort, int maxSslRate) {
+    /** {@code keepAliveMillis}: how long an idle client connection is kept, as Tomcat's {@code keepAliveTimeout}. */
+    static String config(Path pem, String tls, int port, int backendPort, int maxSslRate, int keepAliveMillis) {
         String version = tls.equals("1.2") ? "TLSv1.2" : "TLSv1.3";
         return String.format(Locale.ROOT, """
                 global
@@ -58,7 +59,8 @@ public final class Haproxy implements AutoCloseable {
                     option http-keep-alive
                     timeout connect 5s
                     timeout client 20s
-                    timeout http-keep-alive 20s
+                    # as Tomcat's keepAliveTimeout in the other modes: scaled with the think time
+                    timeout http-keep-alive %dms
                     timeout server 30s
 
                 frontend rubis
@@ -67,7 +69,8 @@ public final class Haproxy implements AutoCloseable {
 
                 backend tomcat
                     server tomcat 127.0.0.1:%d maxconn 200
-                """, maxSslRate > 0 ? "maxsslrate " + maxSslRate : "", version, version, port, pem, backendPort);
+                """, maxSslRate > 0 ? "maxsslrate " + maxSslRate : "", version, version, keepAliveMillis, port, pem,
+                backendPort);
     }
 
     /** HAProxy wants the certificate and its key in one PEM file; the test keystore is PKCS12. */

@@ -45,10 +45,17 @@ public final class RubisServer implements AutoCloseable {
 
     /** What every leg of one run shares: the distribution, the packaged files, the key and the database. */
     public record Setup(TomcatDistribution distribution, TestKeystore keystore, String tls, Path war,
-            Path gateJar, Path mariadbContext, String jdbcUrl, double scale) {
+            Path gateJar, Path mariadbContext, String jdbcUrl, double scale, int keepAliveMillis,
+            int connectionsPerNewUser) {
 
         public boolean h2() {
             return jdbcUrl == null;
+        }
+
+        /** The same servers over another TLS version. */
+        public Setup withTls(String version) {
+            return new Setup(distribution, keystore, version, war, gateJar, mariadbContext, jdbcUrl, scale,
+                    keepAliveMillis, connectionsPerNewUser);
         }
     }
 
@@ -74,11 +81,16 @@ public final class RubisServer implements AutoCloseable {
             ConnectorSpec tls = ConnectorSpec.https("tls", setup.keystore())
                     .attribute("maxThreads", "200")
                     .attribute("connectionTimeout", "20000")
+                    // the study's workload: idle users' connections close, and they come back resuming
+                    .attribute("keepAliveTimeout", Integer.toString(setup.keepAliveMillis()))
                     .sslHostConfig("protocols", protocols);
             if (mode.gated()) {
                 // newSessionPolicy off: RUBiS pages carry no HTTP session, so the policy's 503s would be
                 // counted as replies; the experiment measures the TLS gate itself
                 tls.protocol(GATE_PROTOCOL).attribute("budget", mode.label()).attribute("newSessionPolicy", "off");
+                if (setup.connectionsPerNewUser() > 0) {
+                    tls.attribute("connectionsPerNewUser", Integer.toString(setup.connectionsPerNewUser()));
+                }
                 if (mode == Mode.STATIC) {
                     String rate = String.format(Locale.ROOT, "%.1f", Math.max(1, staticBudget));
                     tls.attribute("maxFullHandshakesPerSecond", rate)
@@ -95,7 +107,7 @@ public final class RubisServer implements AutoCloseable {
             awaitHealthy(tomcat);
             if (mode == Mode.HAPROXY) {
                 haproxy = Haproxy.start(tomcat.base().resolve("haproxy"), setup.keystore(), setup.tls(), freePort(),
-                        tomcat.port("plain"), maxSslRate);
+                        tomcat.port("plain"), maxSslRate, setup.keepAliveMillis());
                 CpuPinning.pin(haproxy.pid(), SERVER_CPUS);
             }
             return new RubisServer(mode, tomcat, haproxy);

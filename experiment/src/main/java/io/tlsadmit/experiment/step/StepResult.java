@@ -1,6 +1,7 @@
 package io.tlsadmit.experiment.step;
 
 import io.tlsadmit.experiment.Mode;
+import io.tlsadmit.experiment.Workload;
 
 /**
  * One step of the experiment: a mode at one arrival rate of new users, its steady-state rates (per second over
@@ -10,6 +11,13 @@ import io.tlsadmit.experiment.Mode;
  *                    {@code sweep}
  * @param limit       the static budget or HAProxy's maxsslrate in force, NaN for none
  * @param throughput  replies (pages and images) per second
+ * @param timeoutsPerSec  client timeouts: requests (page or image) with no reply within the users' 10 s, each a
+ *                    user who gave up (the study's Figure 4.4)
+ * @param firstPagesPerSec  users whose first page came back complete, per second of the window; with
+ *                    {@code firstPagesIncompletePerSec} (a resource of it failed) and {@code firstPagesTimedOutPerSec}
+ *                    (no reply in time) the users the server let in
+ * @param serverNewAdmitted  new connections the gate admitted in the run: the tokens it spent (session grace included)
+ * @param serverSessionGrace  of those, admitted on a just-admitted host's credit
  */
 public record StepResult(
         Mode mode,
@@ -34,10 +42,44 @@ public record StepResult(
         double serverResumedHandshakes,
         double serverCpuPercent,
         double driverCpuPercent,
-        double loadAverage) {
+        double loadAverage,
+        String mix,
+        String tls,
+        int connectionsPerUser,
+        double firstPagesPerSec,
+        double firstPagesIncompletePerSec,
+        double firstPagesTimedOutPerSec,
+        double serverNewAdmitted,
+        double serverSessionGrace) {
 
-    public static StepResult of(Mode mode, String phase, double usersPerSec, double limit, int stepSeconds,
-            StepFigures f, double serverCpuPercent, double driverCpuPercent, double loadAverage) {
+    public Workload workload() {
+        return new Workload(mix, tls);
+    }
+
+    /**
+     * Resumed share of the server's handshakes (server truth: what each ServerHello did), the study's Figure 4.3;
+     * NaN where the server does not count them (no gate) or did none.
+     */
+    public double resumedShare() {
+        double all = serverFullHandshakes + serverResumedHandshakes;
+        return all > 0 ? serverResumedHandshakes / all : Double.NaN;
+    }
+
+    /**
+     * "Tokens spent on users who then got no page": of the users the gate let in (their first page came back, came
+     * back with a failed resource, or timed out instead of being refused), the share whose first page failed. The
+     * gate spends a token on each user it lets in and refuses outright costs none, so this is the share of the
+     * spent tokens wasted when users spend alike; {@link #serverNewAdmitted} / users let in says how many each
+     * spent. NaN without a gate (no tokens) or with nobody let in.
+     */
+    public double wastedTokenShare() {
+        double letIn = firstPagesPerSec + firstPagesIncompletePerSec + firstPagesTimedOutPerSec;
+        return mode.gated() && letIn > 0 ? (firstPagesIncompletePerSec + firstPagesTimedOutPerSec) / letIn : Double.NaN;
+    }
+
+    public static StepResult of(Mode mode, Workload workload, int connectionsPerUser, String phase, double usersPerSec,
+            double limit, int stepSeconds, StepFigures f, double serverCpuPercent, double driverCpuPercent,
+            double loadAverage) {
         return new StepResult(mode, phase, usersPerSec, limit, stepSeconds, f.windowSeconds(),
                 f.perSecond("replies"), f.perSecond("pages"), f.perSecond("sessions_completed"),
                 f.perSecond("connections_refused"), f.perSecond("timeouts"),
@@ -45,7 +87,10 @@ public record StepResult(
                 (long) f.figure("sessionsAbandoned"), (long) f.figure("sessionsRefused"),
                 (long) f.figure("errorPages"), latency(f.figure("pageMillisMean")), latency(f.figure("pageMillisP99")),
                 f.figure("serverFullHandshakes"), f.figure("serverResumedHandshakes"),
-                serverCpuPercent, driverCpuPercent, loadAverage);
+                serverCpuPercent, driverCpuPercent, loadAverage, workload.mix(), workload.tls(), connectionsPerUser,
+                f.perSecond("first_pages"), f.perSecond("first_pages_incomplete"),
+                f.perSecond("first_pages_timed_out"), f.figure("serverNewConnectionsAdmitted"),
+                f.figure("serverSessionGrace"));
     }
 
     /** The run's histogram reports -1 when no page came back at all: that is no latency, not a fast one. */

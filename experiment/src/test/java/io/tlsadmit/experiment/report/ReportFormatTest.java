@@ -13,7 +13,8 @@ class ReportFormatTest {
 
     private static StepResult step(Mode mode, double rate, double throughput, double completed, double p99) {
         return new StepResult(mode, "sweep", rate, Double.NaN, 60, 40, throughput, throughput / 3, completed, 0.5, 0,
-                100, 90, 5, 5, 0, 12.5, p99, Double.NaN, Double.NaN, 97.04, 40, 9.5);
+                100, 90, 5, 5, 0, 12.5, p99, Double.NaN, Double.NaN, 97.04, 40, 9.5, "browsing", "1.3", 1, 2, 0, 0,
+                Double.NaN, Double.NaN);
     }
 
     @Test
@@ -22,8 +23,29 @@ class ReportFormatTest {
         List<String> lines = csv.lines().toList();
         assertEquals(3, lines.size());
         assertEquals(ResultsCsv.HEADER, lines.get(0));
-        assertEquals("stock,sweep,20,,60,40,1000,333.33,10,0.5,0,100,90,5,5,0,12.5,300,,,97.04,40,9.5", lines.get(1));
+        assertEquals("stock,sweep,20,,60,40,1000,333.33,10,0.5,0,100,90,5,5,0,12.5,300,,,97.04,40,9.5,"
+                + "browsing,1.3,1,,2,0,0,,,", lines.get(1));
         assertEquals(ResultsCsv.HEADER.split(",").length, lines.get(2).split(",", -1).length);
+    }
+
+    @Test
+    void csvKeepsTheColumnsOutsideChecksReadAndAddsTheWorkloadAndTheResumedShare() {
+        List<String> header = List.of(ResultsCsv.HEADER.split(","));
+        assertTrue(header.containsAll(List.of("mode", "phase", "users_per_sec", "throughput_replies_per_s",
+                "completed_sessions_per_s", "refused_connections_per_s", "server_full_handshakes",
+                "server_resumed_handshakes", "server_cpu_pct", "page_p99_ms", "mix", "tls", "resumed_share",
+                "timeouts_per_s", "wasted_token_share")), ResultsCsv.HEADER);
+        StepResult gated = new StepResult(Mode.ADAPTIVE, "sweep", 80, Double.NaN, 60, 40, 1000, 300, 10, 5, 0.25,
+                100, 90, 5, 5, 0, 12.5, 40, 300, 100, 97, 40, 9.5, "bidding", "1.2", 6, 9, 0.5, 0.5, 1200, 400);
+        assertEquals(0.25, gated.resumedShare(), 1e-9, "server truth: resumed / (full + resumed)");
+        assertEquals(0.1, gated.wastedTokenShare(), 1e-9, "(incomplete + timed out) / users let in");
+        String row = ResultsCsv.format(List.of(gated)).lines().toList().get(1);
+        assertTrue(row.endsWith(",bidding,1.2,6,0.25,9,0.5,0.5,1200,400,0.1"), row);
+        StepResult stock = new StepResult(Mode.STOCK, "sweep", 80, Double.NaN, 60, 40, 1000, 300, 10, 5, 0.25,
+                100, 90, 5, 5, 0, 12.5, 40, Double.NaN, Double.NaN, 97, 40, 9.5, "browsing", "1.3", 1, 9, 0, 1,
+                Double.NaN, Double.NaN);
+        assertTrue(Double.isNaN(stock.resumedShare()), "stock Tomcat does not count its handshakes");
+        assertTrue(Double.isNaN(stock.wastedTokenShare()), "no gate, no tokens");
     }
 
     @Test

@@ -19,7 +19,16 @@ public final class RunRecorder {
     public enum Series { SESSIONS_STARTED, SESSIONS_COMPLETED, SESSIONS_ABANDONED, SESSIONS_REFUSED, REPLIES,
         PAGES, ERROR_PAGES, CONNECTIONS_REFUSED, TIMEOUTS,
         /** Users refused for good after they had been served a page (so held a TLS session): should never happen with the gate. */
-        KNOWN_USERS_REFUSED }
+        KNOWN_USERS_REFUSED,
+        /** Users whose first page came back complete (the page and, browser-like, every resource it loaded). */
+        FIRST_PAGES,
+        /**
+         * Users whose first page came back but a resource of it failed (browser-like: one of its parallel
+         * connections was refused): the server let the user in and the page is still broken.
+         */
+        FIRST_PAGES_INCOMPLETE,
+        /** Users whose first page request got no reply in time: not refused, so let in, and left without a page. */
+        FIRST_PAGES_TIMED_OUT }
 
     private static final int TIMELINE_SECONDS = 24 * 3600;
 

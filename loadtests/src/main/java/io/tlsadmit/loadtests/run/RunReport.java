@@ -30,6 +30,7 @@ public final class RunReport {
         f.put("durationSec", round(seconds));
         f.put("thinkTimeScale", settings.thinkTimeScale());
         f.put("connectionsPerUser", settings.connectionsPerUser());
+        f.put("sourceAddresses", settings.sourceAddresses());
         f.put("sessionsStarted", recorder.total(Series.SESSIONS_STARTED));
         f.put("sessionsCompleted", recorder.total(Series.SESSIONS_COMPLETED));
         f.put("sessionsAbandoned", recorder.total(Series.SESSIONS_ABANDONED));
@@ -37,6 +38,9 @@ public final class RunReport {
         f.put("sessionsUnfinished", recorder.total(Series.SESSIONS_STARTED) - recorder.total(Series.SESSIONS_COMPLETED)
                 - recorder.total(Series.SESSIONS_ABANDONED) - recorder.total(Series.SESSIONS_REFUSED));
         f.put("knownUsersRefused", recorder.total(Series.KNOWN_USERS_REFUSED));
+        f.put("firstPages", recorder.total(Series.FIRST_PAGES));
+        f.put("firstPagesIncomplete", recorder.total(Series.FIRST_PAGES_INCOMPLETE));
+        f.put("firstPagesTimedOut", recorder.total(Series.FIRST_PAGES_TIMED_OUT));
         f.put("replies", recorder.total(Series.REPLIES));
         f.put("repliesPerSec", round(recorder.total(Series.REPLIES) / seconds));
         f.put("pages", recorder.total(Series.PAGES));
@@ -64,6 +68,12 @@ public final class RunReport {
                     - before.sum(ServerMetrics.CONNECTIONS, Map.of("decision", "admitted")));
             f.put("serverConnectionsRefused", after.sum(ServerMetrics.CONNECTIONS, Map.of("decision", "refused"))
                     - before.sum(ServerMetrics.CONNECTIONS, Map.of("decision", "refused")));
+            // tokens the budget gave out: every new connection it admitted, those on a session grace's credit too
+            f.put("serverNewConnectionsAdmitted", after.sum(ServerMetrics.CONNECTIONS,
+                    Map.of("decision", "admitted", "verdict", "NEW"))
+                    - before.sum(ServerMetrics.CONNECTIONS, Map.of("decision", "admitted", "verdict", "NEW")));
+            f.put("serverSessionGrace", after.sum(ServerMetrics.SESSION_GRACE, Map.of())
+                    - before.sum(ServerMetrics.SESSION_GRACE, Map.of()));
             after.increase(before, ServerMetrics.HANDSHAKES).forEach(f::put);
             after.increase(before, ServerMetrics.CONNECTIONS).forEach(f::put);
         }

@@ -21,6 +21,7 @@ public final class ServerMetrics {
 
     public static final String CONNECTIONS = "tlsadmit_connections_total";
     public static final String HANDSHAKES = "tlsadmit_handshakes_total";
+    public static final String SESSION_GRACE = "tlsadmit_session_grace_total";
 
     private final String url;
 

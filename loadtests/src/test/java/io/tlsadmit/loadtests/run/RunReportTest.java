@@ -79,8 +79,9 @@ class RunReportTest {
 
         List<String> timeline = Files.readAllLines(dir.resolve("timeline.csv"));
         assertEquals("second,sessions_started,sessions_completed,sessions_abandoned,sessions_refused,replies,pages,"
-                + "error_pages,connections_refused,timeouts,known_users_refused", timeline.get(0));
-        assertEquals("0,1,0,0,0,0,0,0,0,0,0", timeline.get(1));
+                + "error_pages,connections_refused,timeouts,known_users_refused,first_pages,first_pages_incomplete,"
+                + "first_pages_timed_out", timeline.get(0));
+        assertEquals("0,1,0,0,0,0,0,0,0,0,0,0,0,0", timeline.get(1));
     }
 
     @Test

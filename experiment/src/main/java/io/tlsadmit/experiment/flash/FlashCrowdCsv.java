@@ -1,0 +1,34 @@
+package io.tlsadmit.experiment.flash;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code flash-crowd.csv}: one row per mode and workload. The first five columns are read by outside checks and
+ * keep their names; {@code seconds_to_90pct} is empty when throughput never held 90 % within the window.
+ */
+public final class FlashCrowdCsv {
+
+    public static final String HEADER = "mode,mix,users_per_sec,seconds_to_90pct,refused_connections,tls,"
+            + "steady_replies_per_s,window_s";
+
+    private FlashCrowdCsv() {
+    }
+
+    public static String format(List<FlashCrowdResult> results) {
+        StringBuilder out = new StringBuilder(HEADER).append('\n');
+        for (FlashCrowdResult r : results) {
+            Recovery recovery = r.recovery();
+            out.append(String.join(",", r.mode().label(), r.workload().mix(), number(r.usersPerSec()),
+                    recovery.secondsTo90Percent() < 0 ? "" : Integer.toString(recovery.secondsTo90Percent()),
+                    Long.toString(recovery.refusedMeanwhile()), r.workload().tls(), number(recovery.steady()),
+                    Integer.toString(r.repliesPerSecond().length))).append('\n');
+        }
+        return out.toString();
+    }
+
+    private static String number(double value) {
+        String text = String.format(Locale.ROOT, "%.1f", value);
+        return text.endsWith(".0") ? text.substring(0, text.length() - 2) : text;
+    }
+}
