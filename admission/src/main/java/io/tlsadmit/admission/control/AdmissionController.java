@@ -92,6 +92,15 @@ public final class AdmissionController implements HandshakeBudget {
      * of handshake cost are not smoothed: they act at once.
      */
     static final double BUSY_GAIN = 0.5;
+    /**
+     * The smallest automatic burst. Clients arrive at random, not evenly: with a bucket of {@code b} tokens,
+     * Poisson arrivals at 0.8× its rate are refused 20 % of the time at b = 2, 3.4 % at b = 5, 0.34 % at
+     * b = 10 and 0.03 % at b = 15, whatever the rate (the ratio alone decides). A burst of rate × a 50 ms
+     * queue target is 1–3 tokens below 60 handshakes/s, so a server far from full refused new clients it could
+     * have served. 12 keeps such refusals under 0.2 % at 0.8× the rate; spent at once, 12 full handshakes
+     * delay the last by 12 × their cost (about 70 ms at 6 ms on one CPU), which the queue-delay guard tolerates.
+     */
+    static final long MIN_AUTO_BURST = 12;
 
     private final CpuAllocation allocation;
     private final HandshakeCost cost;
@@ -416,7 +425,7 @@ public final class AdmissionController implements HandshakeBudget {
         // B × cost / cpus later. Sizing B to the rate times the queue-delay target keeps that
         // delay near the target, so a full bucket cannot by itself trip the feedback guard.
         double perDelayTarget = rate * queueDelayTargetMillis / 1000.0;
-        return (long) Math.min(TokenBucket.MAX_BURST, Math.max(1, Math.ceil(perDelayTarget)));
+        return (long) Math.min(TokenBucket.MAX_BURST, Math.max(MIN_AUTO_BURST, Math.ceil(perDelayTarget)));
     }
 
     private double initialCostNanos() {

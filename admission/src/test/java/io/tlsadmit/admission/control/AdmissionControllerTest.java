@@ -191,6 +191,38 @@ class AdmissionControllerTest {
     }
 
     @Test
+    void theAutomaticBurstIsNeverBelowWhatRandomArrivalsNeed() {
+        AdmissionController controller = controller(1);
+        controller.setMaxFullHandshakesPerSecond(40); // 40 × 50 ms = 2 tokens by the queue target alone
+        assertEquals(AdmissionController.MIN_AUTO_BURST, tickAfter(controller, 250).burst());
+    }
+
+    /**
+     * The issue's "no false refusals" at or below 0.8× capacity, for the bucket's part: Poisson arrivals at
+     * 0.8× the budget's rate. With the burst of rate × queue target alone (2 tokens at 40/s) about 20 % were
+     * refused; the target is at most 0.5 %.
+     */
+    @Test
+    void randomArrivalsAtFourFifthsOfTheRateAreAlmostNeverRefused() {
+        AdmissionController controller = controller(1);
+        controller.setMinFullHandshakesPerSecond(40);
+        controller.setMaxFullHandshakesPerSecond(40);
+        tickAfter(controller, 250);
+        java.util.Random random = new java.util.Random(42);
+        long arrivals = 0;
+        long refused = 0;
+        for (int i = 0; i < 20_000; i++) {
+            double gapSeconds = -Math.log(1 - random.nextDouble()) / 32; // Poisson at 0.8 × 40/s
+            clock.advance((long) (gapSeconds * 1e9), TimeUnit.NANOSECONDS);
+            arrivals++;
+            if (!controller.tryAcquireFull()) {
+                refused++;
+            }
+        }
+        assertTrue(refused <= 0.005 * arrivals, refused + " of " + arrivals + " refused");
+    }
+
+    @Test
     void aCpuOverrideTakesEffectAtTheNextTick() {
         AdmissionController controller = controller(2);
         controller.setCpus(0.5);
