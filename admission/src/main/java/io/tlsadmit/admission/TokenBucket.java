@@ -71,23 +71,7 @@ public final class TokenBucket {
 
     /** Takes one token if there is one; never blocks. */
     public boolean tryAcquire() {
-        long now = nanoClock.getAsLong();
-        while (true) {
-            State current = state.get();
-            if (current.rate == 0) {
-                refused.increment();
-                return false;
-            }
-            State refilled = current.refilledTo(now);
-            if (refilled.credit < UNIT) {
-                refused.increment();
-                return false;
-            }
-            if (state.compareAndSet(current, refilled.withCredit(refilled.credit - UNIT))) {
-                granted.increment();
-                return true;
-            }
-        }
+        return acquireDownTo(0);
     }
 
     /**
@@ -97,8 +81,12 @@ public final class TokenBucket {
      * they are paid for, only later, so the rate holds on average. A rate of 0 grants nothing.
      */
     public boolean tryAcquireOnCredit(long maxDebt) {
+        return acquireDownTo(-Math.max(0, Math.min(maxDebt, MAX_BURST)) * UNIT);
+    }
+
+    /** Takes a token if the credit left after it is at least {@code floorUnits}. */
+    private boolean acquireDownTo(long floorUnits) {
         long now = nanoClock.getAsLong();
-        long floor = -Math.max(0, Math.min(maxDebt, MAX_BURST)) * UNIT;
         while (true) {
             State current = state.get();
             if (current.rate == 0) {
@@ -106,7 +94,7 @@ public final class TokenBucket {
                 return false;
             }
             State refilled = current.refilledTo(now);
-            if (refilled.credit - UNIT < floor) {
+            if (refilled.credit - UNIT < floorUnits) {
                 refused.increment();
                 return false;
             }
