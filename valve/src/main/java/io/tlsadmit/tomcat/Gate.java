@@ -48,8 +48,17 @@ final class Gate implements GateMXBean {
         return gate.refuseAction().attributeValue();
     }
 
+    /** The cap an operator sets: the static rate, or the adaptive budget's ceiling (not its live rate). */
     @Override
     public double getMaxFullHandshakesPerSecond() {
+        if (gate.budget() instanceof AdmissionController adaptive) {
+            return adaptive.getMaxFullHandshakesPerSecond();
+        }
+        return gate.budget().fullHandshakesPerSecond();
+    }
+
+    @Override
+    public double getFullHandshakesPerSecond() {
         return gate.budget().fullHandshakesPerSecond();
     }
 

@@ -18,7 +18,14 @@ public interface GateMXBean {
     /** Connections decided on the acceptor from a native peek (the rest are decided at their first read). */
     long getDecidedOnAccept();
 
+    /**
+     * The cap: with {@code budget="static"} the rate itself, with {@code adaptive} the ceiling of the computed
+     * rate. Reading and writing the same thing, so a value copied from a console does not freeze anything.
+     */
     double getMaxFullHandshakesPerSecond();
+
+    /** The rate the budget admits new full handshakes at now (read-only; adaptive: the live computed rate). */
+    double getFullHandshakesPerSecond();
 
     /** @throws IllegalArgumentException for a negative or non-finite value */
     void setMaxFullHandshakesPerSecond(double rate);

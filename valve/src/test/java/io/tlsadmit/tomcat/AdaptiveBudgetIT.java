@@ -101,8 +101,14 @@ class AdaptiveBudgetIT {
 
     @Test
     void theDefaultBudgetIsAdaptiveAndExportsCpusAndRate() {
-        assertEquals("adaptive", GatedTomcat.gate(tomcat, adaptivePort).getBudget());
+        GateMXBean gate = GatedTomcat.gate(tomcat, adaptivePort);
+        assertEquals("adaptive", gate.getBudget());
         AdaptiveBudgetMXBean budget = adaptiveBudget(adaptivePort);
+        // The cap and the live rate are two attributes: writing back the value read changes nothing.
+        assertEquals(budget.getMaxFullHandshakesPerSecond(), gate.getMaxFullHandshakesPerSecond(), 1e-9);
+        assertTrue(gate.getFullHandshakesPerSecond() <= gate.getMaxFullHandshakesPerSecond());
+        gate.setMaxFullHandshakesPerSecond(gate.getMaxFullHandshakesPerSecond());
+        assertEquals(budget.getMaxFullHandshakesPerSecond(), gate.getMaxFullHandshakesPerSecond(), 1e-9);
         PrometheusScrape metrics = scrape();
         assertTrue(metrics.has("tlsadmit_cpus_allocated"), metrics.text());
         assertTrue(metrics.has("tlsadmit_cpus_requested"), metrics.text());
