@@ -3,12 +3,16 @@ package io.tlsadmit.tomcat;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tlsadmit.gate.ConnectorGate;
+import io.tlsadmit.gate.source.AddressRanges;
 import jakarta.servlet.ServletException;
 import java.io.IOException;
 import java.io.Writer;
 import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import org.apache.catalina.Container;
@@ -39,7 +43,8 @@ public class TlsAdmissionValve extends ValveBase {
 
     private String metricsPath = "/tlsadmit/metrics";
     private String metricsAllow = "127\\.\\d+\\.\\d+\\.\\d+|::1|0:0:0:0:0:0:0:1";
-    private volatile Pattern metricsAllowPattern;
+    /** Who may read the metrics: CIDR ranges when the attribute is a list of them, else a regular expression. */
+    private volatile Predicate<String> metricsReaders;
     private String newSessionPolicy = "on";
     /** Session-based admission; null when {@code newSessionPolicy="off"}. */
     private volatile NewSessionAdmission newSessions;
@@ -87,12 +92,7 @@ public class TlsAdmissionValve extends ValveBase {
             throw new LifecycleException("tlsadmit: valve attribute metricsPath must be a path starting with '/', was \""
                     + metricsPath + "\"");
         }
-        try {
-            metricsAllowPattern = Pattern.compile(metricsAllow);
-        } catch (PatternSyntaxException | NullPointerException e) {
-            throw new LifecycleException("tlsadmit: valve attribute metricsAllow must be a regular expression over the"
-                    + " peer address, was \"" + metricsAllow + "\"");
-        }
+        metricsReaders = metricsReaders(metricsAllow);
         try {
             newSessions = NewSessionAdmission.parse(newSessionPolicy) ? new NewSessionAdmission() : null;
         } catch (IllegalArgumentException e) {
@@ -160,11 +160,43 @@ public class TlsAdmissionValve extends ValveBase {
         return (Engine) container;
     }
 
+    /**
+     * {@code metricsAllow} as CIDR ranges ({@code 10.0.0.0/8, 127.0.0.1}) when every entry is an address or a
+     * range, the way {@code RemoteCIDRValve} writes them; otherwise a regular expression the whole peer
+     * address must match, as before.
+     */
+    static Predicate<String> metricsReaders(String allow) throws LifecycleException {
+        try {
+            AddressRanges ranges = AddressRanges.parse(allow);
+            if (!ranges.isEmpty()) {
+                return peer -> contains(ranges, peer);
+            }
+        } catch (IllegalArgumentException notCidr) {
+            // a regular expression, then
+        }
+        try {
+            Pattern pattern = Pattern.compile(allow);
+            return peer -> pattern.matcher(peer).matches();
+        } catch (PatternSyntaxException | NullPointerException e) {
+            throw new LifecycleException("tlsadmit: valve attribute metricsAllow must be CIDR ranges or a regular"
+                    + " expression over the peer address, was \"" + allow + "\"");
+        }
+    }
+
+    private static boolean contains(AddressRanges ranges, String peer) {
+        try {
+            // The peer address Tomcat gives is a literal: no name lookup happens here.
+            return ranges.contains(InetAddress.getByName(peer));
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+
     @Override
     public void invoke(Request request, Response response) throws IOException, ServletException {
         PrometheusMeterRegistry metrics = registry;
         if (metrics != null && metricsPath.equals(request.getRequestURI())
-                && metricsAllowPattern.matcher(request.getPeerAddr()).matches()) {
+                && metricsReaders.test(request.getPeerAddr())) {
             response.setStatus(200);
             response.setContentType(PROMETHEUS_TEXT);
             try (Writer writer = response.getWriter()) {

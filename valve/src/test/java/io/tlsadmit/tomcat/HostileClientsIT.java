@@ -72,7 +72,7 @@ class HostileClientsIT {
                 .connector(GatedTomcat.gated("other", keystore, "1000", "1000"))
                 // A proxy at 127.0.0.2 is trusted to say who the client is; the metrics must not believe it.
                 .engineXml("<Valve className=\"org.apache.catalina.valves.RemoteIpValve\" internalProxies=\"127\\.0\\.0\\.2\"/>")
-                .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\" metricsAllow=\"127\\.0\\.0\\.1\"/>")
+                .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\" metricsAllow=\"127.0.0.1/32\"/>")
                 // CLIENT-CERT on /secure: Tomcat asks for the certificate by renegotiating (TLS 1.2) after the hello.
                 .engineXml("<Realm className=\"org.apache.catalina.realm.NullRealm\"/>")
                 .file("webapps/secure/index.html", "secure\n")

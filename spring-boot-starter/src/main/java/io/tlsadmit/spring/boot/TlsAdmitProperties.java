@@ -143,7 +143,8 @@ public class TlsAdmitProperties {
     private String metricsPath;
 
     /**
-     * Regular expression the TCP peer's address must match entirely to get the valve's metrics (default: loopback).
+     * Who may read the valve's metrics by the TCP peer's address: CIDR ranges and addresses ("10.0.0.0/8, ::1"),
+     * or else a regular expression the whole address must match (default: loopback).
      */
     private String metricsAllow;
 
