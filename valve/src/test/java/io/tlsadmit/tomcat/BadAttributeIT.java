@@ -39,7 +39,7 @@ class BadAttributeIT {
                 .build();
         try (broken) {
             TomcatStartException e = assertThrows(TomcatStartException.class, broken::start);
-            assertTrue(e.catalinaOut().contains("metricsAllow must be a regular expression"), e.getMessage());
+            assertTrue(e.catalinaOut().contains("metricsAllow must be CIDR ranges or a regular expression"), e.getMessage());
         }
     }
 }
