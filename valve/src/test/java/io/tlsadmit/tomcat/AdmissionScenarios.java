@@ -30,8 +30,7 @@ final class AdmissionScenarios {
     }
 
     void budget(double rate, long burst) {
-        gate.setFullHandshakeBurst(burst);
-        gate.setMaxFullHandshakesPerSecond(rate);
+        GatedTomcat.budget(gate, rate, burst);
     }
 
     /**

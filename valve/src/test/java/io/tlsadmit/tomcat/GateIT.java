@@ -85,8 +85,7 @@ class GateIT {
     }
 
     private void budget(double rate, long burst) {
-        gate.setFullHandshakeBurst(burst);
-        gate.setMaxFullHandshakesPerSecond(rate);
+        GatedTomcat.budget(gate, rate, burst);
     }
 
     private OpenSslClient client() {

@@ -91,6 +91,12 @@ final class GatedTomcat {
         }
     }
 
+    /** Sets a connector's budget (rate and burst) through its gate MBean. */
+    static void budget(GateMXBean gate, double rate, long burst) {
+        gate.setFullHandshakeBurst(burst);
+        gate.setMaxFullHandshakesPerSecond(rate);
+    }
+
     static HttpResponse<String> get(TestKeystore keystore, int port, String path) throws IOException, InterruptedException {
         HttpClient client = HttpClient.newBuilder().sslContext(keystore.clientContext("TLSv1.3"))
                 .connectTimeout(Duration.ofSeconds(5)).build();

@@ -96,8 +96,7 @@ class HostileClientsIT {
     }
 
     private static void budget(GateMXBean mbean, double rate, long burst) {
-        mbean.setFullHandshakeBurst(burst);
-        mbean.setMaxFullHandshakesPerSecond(rate);
+        GatedTomcat.budget(mbean, rate, burst);
     }
 
     @Test

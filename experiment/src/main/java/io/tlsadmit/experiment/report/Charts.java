@@ -50,14 +50,18 @@ public final class Charts {
                 .xAxisTitle("second since the crowd arrived").yAxisTitle("replies/s").build();
         chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideSE);
         for (int i = 0; i < labels.size(); i++) {
-            double[] series = seconds.get(i);
-            double[] x = new double[series.length];
-            for (int s = 0; s < x.length; s++) {
-                x[s] = s;
-            }
-            chart.addSeries(labels.get(i), x, series).setMarker(SeriesMarkers.NONE);
+            addPerSecond(chart, labels.get(i), seconds.get(i));
         }
         save(chart, file);
+    }
+
+    /** A series of one value per second, plotted against the second it was measured in. */
+    private static void addPerSecond(XYChart chart, String label, double[] series) {
+        double[] x = new double[series.length];
+        for (int s = 0; s < x.length; s++) {
+            x[s] = s;
+        }
+        chart.addSeries(label, x, series).setMarker(SeriesMarkers.NONE);
     }
 
     private static void chart(Path file, String title, String yTitle, List<StepResult> sweep, List<Mode> modes,
@@ -85,12 +89,7 @@ public final class Charts {
                 .title("Tomcat's CPUs change mid-run: 1 -> 2 -> 1").xAxisTitle("second")
                 .yAxisTitle("replies/s").build();
         for (int i = 0; i < modes.size(); i++) {
-            double[] series = seconds.get(i);
-            double[] x = new double[series.length];
-            for (int s = 0; s < x.length; s++) {
-                x[s] = s;
-            }
-            chart.addSeries(labels.get(i), x, series).setMarker(SeriesMarkers.NONE);
+            addPerSecond(chart, labels.get(i), seconds.get(i));
         }
         save(chart, file);
     }
