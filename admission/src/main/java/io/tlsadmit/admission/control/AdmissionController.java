@@ -26,7 +26,7 @@ import java.util.function.LongSupplier;
  * </pre>
  * where {@code cpus} is re-read from {@link CpuAllocation} (cgroup quota, affinity, override,
  * assignment), {@code otherCpus} is the CPU per second used by everything else — resumed
- * handshakes plus request processing — smoothed over the last periods (see {@link #BUSY_GAIN}), and
+ * handshakes plus request processing — smoothed over the last periods (see {@link ControlLaw#BUSY_GAIN}), and
  * {@code fullHandshakeCost} is the smoothed measured CPU time of one full handshake (an initial
  * estimate until the first is measured). Resumptions are never charged, so the existing clients'
  * load is served first and new clients get what is left. The rate is then multiplied by the
@@ -73,7 +73,7 @@ public final class AdmissionController implements HandshakeBudget {
     public static final String QUEUE_DELAY_TARGET = "queueDelayTarget";
     public static final String INITIAL_COST = "initialFullHandshakeCost";
 
-    public static final double DEFAULT_TARGET_UTILIZATION = 0.85;
+    public static final double DEFAULT_TARGET_UTILIZATION = 0.97;
     public static final long DEFAULT_CONTROL_PERIOD_MILLIS = 250;
     public static final double DEFAULT_MIN_RATE = 1;
     public static final double DEFAULT_MAX_RATE = 100_000;
@@ -82,16 +82,6 @@ public final class AdmissionController implements HandshakeBudget {
     public static final long DEFAULT_INITIAL_COST_MICROS = 2_000;
     /** Periods over which arrivals are averaged for {@link #cpusRequested()}. */
     public static final int WINDOW_PERIODS = 4;
-    /**
-     * How far the estimate of CPU used by everything else moves towards each period's measurement.
-     * Why not all the way: admitting new clients raises that CPU in the next periods (their
-     * requests), which lowers the next rate, which lowers the CPU again. With {@code q} the CPU a
-     * new client spends after its handshake and {@code c} the handshake's, a full-step estimate
-     * makes the rate alternate once {@code q > c}; a gain {@code g} keeps the loop stable while
-     * {@code g × (1 + q/c) < 2}, i.e. up to {@code q = 3c} at 0.5. Changes of allocated CPUs or
-     * of handshake cost are not smoothed: they act at once.
-     */
-    static final double BUSY_GAIN = 0.5;
     /**
      * The smallest automatic burst. Clients arrive at random, not evenly: with a bucket of {@code b} tokens,
      * Poisson arrivals at 0.8× its rate are refused 20 % of the time at b = 2, 3.4 % at b = 5, 0.34 % at
@@ -112,6 +102,7 @@ public final class AdmissionController implements HandshakeBudget {
     private final LongAdder queueDelaySum = new LongAdder();
     private final LongAdder queueDelayCount = new LongAdder();
     private volatile LongSupplier processCpuTime;
+    private volatile LongSupplier transientCpuTime;
 
     private volatile double targetUtilization = DEFAULT_TARGET_UTILIZATION;
     private volatile long controlPeriodMillis = DEFAULT_CONTROL_PERIOD_MILLIS;
@@ -123,11 +114,10 @@ public final class AdmissionController implements HandshakeBudget {
 
     // Control-thread state, guarded by this.
     private final MeasurementWindow window = new MeasurementWindow(WINDOW_PERIODS);
-    private final FeedbackGuard guard = new FeedbackGuard();
+    private ControlState state = ControlState.INITIAL;
     private Totals previous;
     private long lastTickNanos;
     private double modelRate;
-    private double busyPerSecond = Double.NaN;
     private volatile ControlDecision lastDecision;
 
     /**
@@ -212,6 +202,18 @@ public final class AdmissionController implements HandshakeBudget {
         this.previous = totals();
     }
 
+    /**
+     * CPU the JVM spends on work that stops by itself, as a cumulative clock in nanoseconds: JIT compilation
+     * (e.g. {@code CompilationMXBean.getTotalCompilationTime()} × 10⁶). A fresh JVM compiles for tens of
+     * seconds, on the same CPUs as the handshakes; counted as load, it would hold the budget down through
+     * exactly the start-up that a flash crowd meets. It is taken out of busy and used CPU (never more than
+     * the "everything else" it is part of). {@code null} (the default) takes nothing out.
+     */
+    public synchronized void setTransientCpuTime(LongSupplier cumulativeTransientCpuNanos) {
+        this.transientCpuTime = cumulativeTransientCpuNanos;
+        this.previous = totals();
+    }
+
     // ---- control ------------------------------------------------------------------------------
 
     /**
@@ -230,27 +232,26 @@ public final class AdmissionController implements HandshakeBudget {
         Totals delta = now.minus(previous);
         previous = now;
 
-        long otherCpu = now.processCpu >= 0 && delta.processCpu >= 0
+        long otherCpu = delta.processCpu >= 0
                 ? Math.max(0, delta.processCpu - delta.fullCpu - delta.resumedCpu)
                 : delta.reportedOtherCpu;
+        long transientCpu = delta.transientCpu >= 0 ? Math.min(delta.transientCpu, otherCpu) : 0;
         window.add(elapsed, delta.fullCpu, delta.resumedCpu, otherCpu, delta.fullArrivals, delta.resumedArrivals);
 
         CpuAllocation.Reading cpus = allocation.refresh();
-        double target = targetUtilization;
         boolean measured = cost.count(HandshakeKind.FULL) > 0;
         double fullCost = measured ? cost.ewmaNanos(HandshakeKind.FULL) : initialCostNanos();
         double resumedCost = cost.count(HandshakeKind.RESUMED) > 0 ? cost.ewmaNanos(HandshakeKind.RESUMED) : fullCost;
-
-        double capacityPerSecond = cpus.cpus() * target * 1e9;
-        double lastPeriodBusy = (delta.resumedCpu + otherCpu) * 1e9 / elapsed;
-        busyPerSecond = Double.isNaN(busyPerSecond) ? lastPeriodBusy
-                : busyPerSecond + BUSY_GAIN * (lastPeriodBusy - busyPerSecond);
-        modelRate = Math.max(0, capacityPerSecond - busyPerSecond) / fullCost;
-
+        double busy = (delta.resumedCpu + otherCpu - transientCpu) / (double) elapsed;
+        double used = busy + delta.fullCpu / (double) elapsed;
         double meanDelay = delta.queueDelayCount > 0 ? (double) delta.queueDelaySum / delta.queueDelayCount : -1;
-        double factor = guard.update(meanDelay, TimeUnit.MILLISECONDS.toNanos(queueDelayTargetMillis));
+        PeriodMeasurement measurement = new PeriodMeasurement(cpus.cpus(), fullCost, busy, used, meanDelay,
+                delta.refused > 0);
 
-        double rate = clamp(modelRate * factor);
+        double target = targetUtilization;
+        state = ControlLaw.next(state, measurement, target, TimeUnit.MILLISECONDS.toNanos(queueDelayTargetMillis));
+        modelRate = ControlLaw.modelRate(state, measurement, target);
+        double rate = clamp(ControlLaw.rate(state, measurement, target));
         long burst = burstFor(rate);
         bucket.setRatePerSecond(rate);
         bucket.setBurst(burst);
@@ -262,8 +263,9 @@ public final class AdmissionController implements HandshakeBudget {
         double requested = demandPerSecond / 1e9 / target;
 
         ControlDecision decision = new ControlDecision(nowNanos, cpus.cpus(), cpus.source(), fullCost, measured,
-                window.resumedCpuPerSecond() / 1e9, window.otherCpuPerSecond() / 1e9, busyPerSecond / 1e9,
-                modelRate, factor, meanDelay, rate, burst, requested);
+                window.resumedCpuPerSecond() / 1e9, window.otherCpuPerSecond() / 1e9, state.busyCpus(),
+                modelRate, state.guard().factor(), meanDelay, rate, burst, requested,
+                transientCpu / (double) elapsed, used, state.correctionCpus());
         lastDecision = decision;
         return decision;
     }
@@ -407,7 +409,7 @@ public final class AdmissionController implements HandshakeBudget {
     // ---- internals ----------------------------------------------------------------------------
 
     private void reapply() {
-        double rate = clamp(modelRate * guard.factor());
+        double rate = clamp(modelRate * state.guard().factor());
         bucket.setRatePerSecond(rate);
         bucket.setBurst(burstFor(rate));
     }
@@ -440,30 +442,39 @@ public final class AdmissionController implements HandshakeBudget {
     }
 
     private Totals totals() {
-        LongSupplier process = processCpuTime;
-        long processCpu = -1;
-        if (process != null) {
-            try {
-                processCpu = process.getAsLong();
-            } catch (RuntimeException e) {
-                processCpu = -1; // an unavailable clock must not stop control; use reports this period
-            }
-        }
         return new Totals(cost.totalNanos(HandshakeKind.FULL), cost.totalNanos(HandshakeKind.RESUMED),
-                reportedOtherCpu.sum(), processCpu, fullArrivals.sum(), resumedArrivals.sum(),
-                queueDelaySum.sum(), queueDelayCount.sum());
+                reportedOtherCpu.sum(), read(processCpuTime), read(transientCpuTime), fullArrivals.sum(),
+                resumedArrivals.sum(), queueDelaySum.sum(), queueDelayCount.sum(), bucket == null ? 0 : bucket.refusedCount());
     }
 
-    /** Cumulative counters at one tick; a period's activity is the difference of two. */
-    private record Totals(long fullCpu, long resumedCpu, long reportedOtherCpu, long processCpu,
-                          long fullArrivals, long resumedArrivals, long queueDelaySum, long queueDelayCount) {
+    /** A cumulative clock's value, or -1 when there is none or it failed: control must go on without it. */
+    private static long read(LongSupplier clock) {
+        if (clock == null) {
+            return -1;
+        }
+        try {
+            return clock.getAsLong();
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** Cumulative counters at one tick; a period's activity is the difference of two (-1: a clock was unavailable). */
+    private record Totals(long fullCpu, long resumedCpu, long reportedOtherCpu, long processCpu, long transientCpu,
+                          long fullArrivals, long resumedArrivals, long queueDelaySum, long queueDelayCount,
+                          long refused) {
 
         Totals minus(Totals before) {
             return new Totals(fullCpu - before.fullCpu, resumedCpu - before.resumedCpu,
-                    reportedOtherCpu - before.reportedOtherCpu,
-                    processCpu < 0 || before.processCpu < 0 ? -1 : processCpu - before.processCpu,
+                    reportedOtherCpu - before.reportedOtherCpu, difference(processCpu, before.processCpu),
+                    difference(transientCpu, before.transientCpu),
                     fullArrivals - before.fullArrivals, resumedArrivals - before.resumedArrivals,
-                    queueDelaySum - before.queueDelaySum, queueDelayCount - before.queueDelayCount);
+                    queueDelaySum - before.queueDelaySum, queueDelayCount - before.queueDelayCount,
+                    refused - before.refused);
+        }
+
+        private static long difference(long now, long before) {
+            return now < 0 || before < 0 ? -1 : Math.max(0, now - before);
         }
     }
 

@@ -21,11 +21,15 @@ import io.tlsadmit.admission.cpu.CpuAllocation;
  * @param fullHandshakesPerSecond    the rate now served by the token bucket
  * @param burst                      the bucket's burst now
  * @param cpusRequested              CPUs needed to serve every arrival at the target utilization
+ * @param transientCpus              CPUs the JVM spent on transient work (compilation) in the period, not counted as load
+ * @param usedCpus                   CPUs the process used in the period, transient work excluded
+ * @param correctionCpus             the control law's learned correction to the model, in CPUs
  */
 public record ControlDecision(long atNanos, double cpusAllocated, CpuAllocation.Source cpuSource,
                               double fullHandshakeCostNanos, boolean costMeasured,
                               double resumedCpus, double otherCpus, double busyCpus,
                               double modelFullHandshakesPerSecond, double guardFactor,
                               double meanQueueDelayNanos, double fullHandshakesPerSecond, long burst,
-                              double cpusRequested) {
+                              double cpusRequested, double transientCpus, double usedCpus,
+                              double correctionCpus) {
 }

@@ -15,8 +15,13 @@ package io.tlsadmit.admission.control;
  * <p>It cuts only while the delay is over the target <em>and not falling</em>. A falling delay
  * means the queue already drains at the current rate; cutting further would only leave CPUs idle
  * once it is empty (a backlog left by a CPU reduction or a start-up burst drains on its own).
+ *
+ * <p>A value: {@link #update} returns the guard for the next period and changes nothing.
+ *
+ * @param factor             the multiplier, in [{@link #FLOOR}, 1]
+ * @param previousDelayNanos the last period's mean queue delay, negative when it had none
  */
-final class FeedbackGuard {
+record FeedbackGuard(double factor, double previousDelayNanos) {
 
     /** Multiplier applied in each period whose mean queue delay is over the target. */
     static final double DECREASE = 0.7;
@@ -25,28 +30,28 @@ final class FeedbackGuard {
     /** Never below this: the floor keeps a trickle of admissions whose delay shows the queue drained. */
     static final double FLOOR = 0.02;
 
-    private double factor = 1;
-    private double previousDelayNanos = -1;
+    static final FeedbackGuard OPEN = new FeedbackGuard(1, -1);
 
     /**
      * @param meanQueueDelayNanos mean queue delay of new connections over the last period;
      *                            negative when no connection started a handshake in it
-     * @return the factor for the next period, in [{@link #FLOOR}, 1]
+     * @return the guard for the next period
      */
-    double update(double meanQueueDelayNanos, double targetNanos) {
+    FeedbackGuard update(double meanQueueDelayNanos, double targetNanos) {
+        double next = factor;
         if (meanQueueDelayNanos > targetNanos) {
             boolean falling = previousDelayNanos >= 0 && meanQueueDelayNanos < previousDelayNanos;
             if (!falling) {
-                factor = Math.max(FLOOR, factor * DECREASE);
+                next = Math.max(FLOOR, factor * DECREASE);
             }
         } else {
-            factor = Math.min(1, factor + RECOVERY);
+            next = Math.min(1, factor + RECOVERY);
         }
-        previousDelayNanos = meanQueueDelayNanos;
-        return factor;
+        return new FeedbackGuard(next, meanQueueDelayNanos);
     }
 
-    double factor() {
-        return factor;
+    /** Whether the last period's queue was over the target: the CPUs were not spare after all. */
+    boolean queueOver(double targetNanos) {
+        return previousDelayNanos > targetNanos;
     }
 }

@@ -22,6 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 class AdmissionControllerTest {
 
     private static final int TLS13 = 0x0304;
+    /** The default target utilization, which the arithmetic below is written with. */
+    private static final double U = AdmissionController.DEFAULT_TARGET_UTILIZATION;
 
     @TempDir
     Path noCgroups;
@@ -40,8 +42,8 @@ class AdmissionControllerTest {
     @Test
     void startsAtTheAllocatedCpusOverTheInitialCostEstimate() {
         AdmissionController controller = controller(2);
-        // 2 CPUs × 0.85 / 2 ms
-        assertEquals(850, controller.fullHandshakesPerSecond(), 1e-9);
+        // 2 CPUs × U / 2 ms
+        assertEquals(2 * U / 0.002, controller.fullHandshakesPerSecond(), 1e-9);
         assertNull(controller.lastDecision());
         assertEquals(0, controller.cpusRequested());
     }
@@ -57,8 +59,8 @@ class AdmissionControllerTest {
         assertEquals(4.0, d.cpusAllocated());
         assertTrue(d.costMeasured());
         assertEquals(1.0, d.busyCpus(), 1e-9);
-        // (4 × 0.85 − 1.0) / 1 ms: the full handshake's own CPU is not "other"
-        assertEquals((4 * 0.85 - 1.0) / 0.001, d.fullHandshakesPerSecond(), 1e-6);
+        // (4 × U − 1.0) / 1 ms: the full handshake's own CPU is not "other"
+        assertEquals((4 * U - 1.0) / 0.001, d.fullHandshakesPerSecond(), 1e-6);
         assertEquals(d.fullHandshakesPerSecond(), controller.fullHandshakesPerSecond());
     }
 
@@ -70,7 +72,7 @@ class AdmissionControllerTest {
         }
         ControlDecision d = tickAfter(controller, 1000);
         assertEquals(0.0, d.busyCpus());
-        assertEquals(0.85 / 0.002, d.fullHandshakesPerSecond(), 1e-6);
+        assertEquals(U / 0.002, d.fullHandshakesPerSecond(), 1e-6);
     }
 
     @Test
@@ -135,7 +137,7 @@ class AdmissionControllerTest {
         // The window holds 4 periods; after one 1 s period, rates are over that second.
         ControlDecision d = tickAfter(controller, 1000);
         double demand = 2.0 + 1.0 + 0.0005 / 1.0;
-        assertEquals(demand / 0.85, d.cpusRequested(), 0.01);
+        assertEquals(demand / U, d.cpusRequested(), 0.01);
         assertEquals(d.cpusRequested(), controller.cpusRequested());
     }
 
@@ -182,7 +184,7 @@ class AdmissionControllerTest {
     void automaticBurstIsTheRateTimesTheQueueDelayTargetAndAnExplicitBurstWins() {
         AdmissionController controller = controller(2);
         ControlDecision d = tickAfter(controller, 250);
-        assertEquals((long) Math.ceil(850 * 0.050), d.burst());
+        assertEquals((long) Math.ceil(2 * U / 0.002 * 0.050), d.burst());
         assertEquals(d.burst(), controller.bucket().burst());
 
         controller.setFullHandshakeBurst(7);
@@ -229,7 +231,7 @@ class AdmissionControllerTest {
         ControlDecision d = tickAfter(controller, 250);
         assertEquals(0.5, d.cpusAllocated());
         assertEquals(CpuAllocation.Source.OVERRIDE, d.cpuSource());
-        assertEquals(0.5 * 0.85 / 0.002, d.fullHandshakesPerSecond(), 1e-6);
+        assertEquals(0.5 * U / 0.002, d.fullHandshakesPerSecond(), 1e-6);
         assertEquals(0.5, controller.cpusAllocated());
     }
 

@@ -18,10 +18,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The controller against {@link SimulatedServer}: simulated clock, evenly spaced synthetic
  * arrivals, true costs known to the test. Costs follow the issue's measurements: a full handshake
- * 2 ms, a resumption 0.5 ms. Default settings: target utilization 0.85, 250 ms periods.
+ * 2 ms, a resumption 0.5 ms. Default settings: target utilization 0.97, 250 ms periods.
  *
  * <p>The band stated for "no oscillation" is ±2% of the ideal rate once converged; "ideal" is
- * {@code (cpus × 0.85 − CPU of resumptions and requests) / CPU per admitted new client}.
+ * {@code (cpus × 0.97 − CPU of resumptions and requests) / CPU per admitted new client}.
  */
 class ControlUnderSimulatedLoadTest {
 
@@ -29,6 +29,12 @@ class ControlUnderSimulatedLoadTest {
     private static final long RESUMED = 500_000;
     private static final double TARGET = AdmissionController.DEFAULT_TARGET_UTILIZATION;
     private static final double BAND = 0.02;
+    /**
+     * Periods a server thrown into overload from its first tick takes to settle. The first rate knows neither the
+     * busy CPUs nor a measured cost, and the bucket starts full: at a 0.97 target there is no headroom to absorb
+     * that period, its queue trips the guard once (0.7), and the guard climbs back in three periods.
+     */
+    private static final int START_PERIODS = 5;
 
     @TempDir
     Path noCgroups;
@@ -89,23 +95,23 @@ class ControlUnderSimulatedLoadTest {
     }
 
     @Test
-    void steadyOverloadSettlesOnTheSpareCpuWithinThreePeriods() {
+    void steadyOverloadSettlesOnTheSpareCpuWithinFivePeriods() {
         SimulatedServer server = server(2);
         server.newPerSecond = 2000;   // 4 CPUs of full handshakes offered to 2
         server.resumedPerSecond = 500; // 0.25 CPU
         List<Period> periods = server.runPeriods(40);
 
         double ideal = ideal(2, 500, 0);
-        assertEquals(725, ideal, 1e-9);
-        assertSettledWithin(3, periods, ideal);
-        for (Period p : periods.subList(3, periods.size())) {
+        assertEquals(845, ideal, 1e-9);
+        assertSettledWithin(START_PERIODS, periods, ideal);
+        for (Period p : periods.subList(START_PERIODS, periods.size())) {
             assertTrue(admittedFullCpus(p, server.periodSeconds()) <= 2 * TARGET * (1 + BAND),
                     "admitted full-handshake CPU over capacity in period " + p.index());
             assertTrue(p.maxQueueDelayNanos() <= TimeUnit.MILLISECONDS.toNanos(5), "queue in period " + p.index());
             assertEquals(p.resumedArrivals(), p.resumedAdmitted());
         }
-        // (2000 × 2 ms + 500 × 0.5 ms) per second / 0.85 = 5 CPUs to serve everyone.
-        assertEquals(5.0, periods.get(39).decision().cpusRequested(), 0.05);
+        // (2000 × 2 ms + 500 × 0.5 ms) per second / 0.97 = 4.38 CPUs to serve everyone.
+        assertEquals(4.25 / TARGET, periods.get(39).decision().cpusRequested(), 0.05);
     }
 
     @Test
@@ -120,7 +126,7 @@ class ControlUnderSimulatedLoadTest {
     }
 
     @Test
-    void loadStepTimesFourSettlesWithinFourPeriods() {
+    void loadStepTimesFourSettlesWithinSevenPeriods() {
         SimulatedServer server = server(2);
         server.newPerSecond = 300;
         server.resumedPerSecond = 250;
@@ -131,10 +137,13 @@ class ControlUnderSimulatedLoadTest {
         List<Period> after = server.runPeriods(24);
 
         double ideal = ideal(2, 1000, 0);
-        assertEquals(600, ideal, 1e-9);
-        assertSettledWithin(4, after, ideal);
+        assertEquals(720, ideal, 1e-9);
+        // The period of the step admits at the underload rate: its queue trips the guard twice (0.49), which
+        // then climbs back by 0.1 a period.
+        assertSettledWithin(7, after, ideal);
         for (Period p : after) {
-            assertTrue(p.maxQueueDelayNanos() <= TimeUnit.MILLISECONDS.toNanos(60), "queue in period " + p.index());
+            // 0.97 leaves 3 % to drain the step's backlog with: at most 100 ms (60 ms at a 0.85 target)
+            assertTrue(p.maxQueueDelayNanos() <= TimeUnit.MILLISECONDS.toNanos(100), "queue in period " + p.index() + ": " + p.maxQueueDelayNanos() / 1e6 + " ms");
             assertEquals(p.resumedArrivals(), p.resumedAdmitted());
         }
     }
@@ -190,7 +199,7 @@ class ControlUnderSimulatedLoadTest {
         server.resumedCostNanos = RESUMED;
         server.newPerSecond = 2000;
         server.resumedPerSecond = 200;
-        assertSettledWithin(3, server.runPeriods(12), ideal(2, 200, 0));
+        assertSettledWithin(START_PERIODS, server.runPeriods(12), ideal(2, 200, 0));
 
         Files.writeString(cpuMax, "50000 100000\n");
         server.cpus = 0.5;
@@ -215,7 +224,7 @@ class ControlUnderSimulatedLoadTest {
         List<Period> periods = server.runPeriods(20);
         assertTrue(periods.get(0).decision().costMeasured());
         assertEquals(FULL, periods.get(0).decision().fullHandshakeCostNanos(), 1e-6);
-        assertSettledWithin(3, periods, ideal(2, 500, 0));
+        assertSettledWithin(START_PERIODS, periods, ideal(2, 500, 0));
     }
 
     @Test
@@ -224,7 +233,7 @@ class ControlUnderSimulatedLoadTest {
         server.newPerSecond = 2000;
         server.resumedPerSecond = 500;
         List<Period> periods = server.runPeriods(20);
-        assertSettledWithin(2, periods, ideal(2, 500, 0));
+        assertSettledWithin(START_PERIODS, periods, ideal(2, 500, 0));
     }
 
     @Test
@@ -235,7 +244,7 @@ class ControlUnderSimulatedLoadTest {
         server.resumedPerSecond = 500;
         List<Period> periods = server.runPeriods(60);
 
-        // The model alone would admit (1.7 − 0.25) / 0.000667 ≈ 2170/s, 4.3 CPUs of work on 2.
+        // The model alone would admit (1.94 − 0.25) / 0.000667 ≈ 2530/s, 5 CPUs of work on 2.
         assertTrue(periods.get(59).decision().modelFullHandshakesPerSecond() > 2000);
         List<Period> later = periods.subList(12, periods.size());
         double admittedCpus = 0;
@@ -244,11 +253,11 @@ class ControlUnderSimulatedLoadTest {
             admittedCpus += admittedFullCpus(p, server.periodSeconds()) / later.size();
             maxDelay = Math.max(maxDelay, p.maxQueueDelayNanos());
         }
-        // Stated band for guard-only control: the sawtooth keeps the queue under 250 ms, the
-        // admitted work within the 1.75 CPUs resumptions leave, and above half of the ideal.
-        assertTrue(maxDelay < TimeUnit.MILLISECONDS.toNanos(250), "max queue delay " + maxDelay / 1e6 + " ms");
+        // Stated band for guard-only control: the sawtooth keeps the queue under 300 ms (250 ms at a 0.85
+        // target), the admitted work within the 1.75 CPUs resumptions leave, and above half of the ideal.
+        assertTrue(maxDelay < TimeUnit.MILLISECONDS.toNanos(300), "max queue delay " + maxDelay / 1e6 + " ms");
         assertTrue(admittedCpus <= 2 - 0.25, "admitted " + admittedCpus + " CPUs of full handshakes");
-        assertTrue(admittedCpus >= 0.5 * 1.45, "guard starved new clients: " + admittedCpus + " CPUs");
+        assertTrue(admittedCpus >= 0.5 * 1.69, "guard starved new clients: " + admittedCpus + " CPUs");
     }
 
     @Test
@@ -264,8 +273,8 @@ class ControlUnderSimulatedLoadTest {
         }
         assertEquals(0, server.controller.bucket().grantedCount() + server.controller.bucket().refusedCount(),
                 "resumptions never touch the budget");
-        // No full handshake measured yet: the initial estimate (2 ms) divides the spare 0.2 CPU.
-        assertEquals(100, periods.get(19).rate(), 100 * BAND);
+        // No full handshake measured yet: the initial estimate (2 ms) divides the spare 0.44 CPU.
+        assertEquals(220, periods.get(19).rate(), 220 * BAND);
         assertEquals(1.5 / TARGET, periods.get(19).decision().cpusRequested(), 0.01);
     }
 
@@ -275,7 +284,7 @@ class ControlUnderSimulatedLoadTest {
         server.newPerSecond = 1000;
         server.resumedPerSecond = 5000; // 2.5 CPUs: overloaded by the clients it already has
         List<Period> periods = server.runPeriods(20);
-        for (Period p : periods.subList(6, periods.size())) {
+        for (Period p : periods.subList(10, periods.size())) {
             assertEquals(AdmissionController.DEFAULT_MIN_RATE, p.rate(), 1e-9, "period " + p.index());
             assertEquals(p.resumedArrivals(), p.resumedAdmitted());
         }
@@ -290,7 +299,7 @@ class ControlUnderSimulatedLoadTest {
         List<Period> periods = server.runPeriods(48);
 
         double ideal = ideal(2, 100, 4_000_000);
-        assertEquals(208.33, ideal, 0.01);
+        assertEquals(248.33, ideal, 0.01);
         assertSettledWithin(24, periods, ideal);
     }
 

@@ -1,6 +1,8 @@
 package io.tlsadmit.admission.control;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -8,46 +10,60 @@ class FeedbackGuardTest {
 
     private static final double TARGET = 50e6;
 
+    /** The factors of the guard after each of these mean delays, starting open. */
+    private static double[] factors(double... delays) {
+        FeedbackGuard guard = FeedbackGuard.OPEN;
+        double[] out = new double[delays.length];
+        for (int i = 0; i < delays.length; i++) {
+            guard = guard.update(delays[i], TARGET);
+            out[i] = guard.factor();
+        }
+        return out;
+    }
+
     @Test
     void staysOpenWhileConnectionsDoNotQueue() {
-        FeedbackGuard guard = new FeedbackGuard();
-        assertEquals(1.0, guard.update(1e6, TARGET));
-        assertEquals(1.0, guard.update(-1, TARGET), "no handshake started: no evidence of a queue");
+        assertEquals(1.0, factors(1e6)[0]);
+        assertEquals(1.0, factors(-1)[0], "no handshake started: no evidence of a queue");
     }
 
     @Test
     void cutsMultiplicativelyWhileTheDelayIsOverTheTargetAndGrowing() {
-        FeedbackGuard guard = new FeedbackGuard();
-        assertEquals(0.7, guard.update(60e6, TARGET), 1e-12);
-        assertEquals(0.49, guard.update(80e6, TARGET), 1e-12);
-        assertEquals(0.49 * 0.7, guard.update(80e6, TARGET), 1e-12, "a delay that does not fall is still cut");
+        double[] f = factors(60e6, 80e6, 80e6);
+        assertEquals(0.7, f[0], 1e-12);
+        assertEquals(0.49, f[1], 1e-12);
+        assertEquals(0.49 * 0.7, f[2], 1e-12, "a delay that does not fall is still cut");
     }
 
     @Test
     void holdsWhileAQueueOverTheTargetIsAlreadyDraining() {
-        FeedbackGuard guard = new FeedbackGuard();
-        guard.update(200e6, TARGET);
-        assertEquals(0.7, guard.update(150e6, TARGET), 1e-12);
-        assertEquals(0.7, guard.update(90e6, TARGET), 1e-12);
+        double[] f = factors(200e6, 150e6, 90e6);
+        assertEquals(0.7, f[1], 1e-12);
+        assertEquals(0.7, f[2], 1e-12);
     }
 
     @Test
     void recoversAdditivelyOnceUnderTheTarget() {
-        FeedbackGuard guard = new FeedbackGuard();
-        guard.update(200e6, TARGET);
-        assertEquals(0.8, guard.update(10e6, TARGET), 1e-12);
-        assertEquals(0.9, guard.update(10e6, TARGET), 1e-12);
-        assertEquals(1.0, guard.update(10e6, TARGET), 1e-12);
-        assertEquals(1.0, guard.update(10e6, TARGET), 1e-12);
+        double[] f = factors(200e6, 10e6, 10e6, 10e6, 10e6);
+        assertEquals(0.8, f[1], 1e-12);
+        assertEquals(0.9, f[2], 1e-12);
+        assertEquals(1.0, f[3], 1e-12);
+        assertEquals(1.0, f[4], 1e-12);
     }
 
     @Test
     void neverClosesCompletely() {
-        FeedbackGuard guard = new FeedbackGuard();
-        double delay = 100e6;
-        for (int i = 0; i < 100; i++) {
-            guard.update(delay += 10e6, TARGET);
+        double[] delays = new double[100];
+        for (int i = 0; i < delays.length; i++) {
+            delays[i] = 100e6 + 10e6 * i;
         }
-        assertEquals(FeedbackGuard.FLOOR, guard.factor(), 1e-12);
+        assertEquals(FeedbackGuard.FLOOR, factors(delays)[99], 1e-12);
+    }
+
+    @Test
+    void remembersWhetherTheLastQueueWasOverTheTarget() {
+        assertTrue(FeedbackGuard.OPEN.update(60e6, TARGET).queueOver(TARGET));
+        assertFalse(FeedbackGuard.OPEN.update(40e6, TARGET).queueOver(TARGET));
+        assertFalse(FeedbackGuard.OPEN.queueOver(TARGET));
     }
 }

@@ -1,0 +1,98 @@
+package io.tlsadmit.admission.control;
+
+/**
+ * The adaptive budget's control law: from what a period measured, the rate of new full handshakes for
+ * the next. A pure function; {@link AdmissionController} reads the counters and applies the result.
+ *
+ * <pre>
+ *   busy       ← busy + ½ (measured busy − busy)
+ *   idle       = cpus × target − used
+ *   correction ← correction + ½ idle     while new clients are refused, the queue is short and idle > 5 % of the CPUs,
+ *                                        or while new clients are refused and the CPUs are over the target (idle < 0)
+ *                0                       when the queue was over its target
+ *                correction × 0.9        while no one is refused
+ *                within [0, ½ cpus]
+ *   rate       = max(0, cpus × target − busy + correction) / fullHandshakeCost × guard
+ * </pre>
+ *
+ * <p>The first term is the 2005 study's model: new sessions get what the allocated CPUs leave after the
+ * sessions already admitted. It acts at once on a change of CPUs or of cost, but it is only as right as its
+ * measurements, and each of them errs in a known way: a cold JVM's handshakes cost several times a warm
+ * one's, CPU the gate cannot attribute (accepting and refusing connections, the kernel's share, GC driven
+ * by new clients) lands in {@code busy} only later, and a model aimed at a utilization below 1 leaves the
+ * difference idle for good. The correction is an integral term on the one measurement that needs no model:
+ * CPUs used. While clients are being refused and connections do not queue, clearly idle CPU is capacity
+ * refused for nothing, so the rate rises until the CPUs are used at the target; when they are over it, the
+ * correction is given back. It only ever adds (the {@link FeedbackGuard} is the one that takes away), it
+ * learns only while the budget binds (otherwise the rate is not what limits use, and it would wind up) and the
+ * guard is open (a rate the guard holds down is meant to leave CPUs idle while a queue drains), it
+ * forgets slowly when nobody is refused, and a queue over its target wipes it at once: a queue is the proof
+ * that the CPUs were not spare after all.
+ *
+ * <p>Why these gains: the CPU a period's admissions use shows in the next period's measurement, so a gain of
+ * ½ closes half the gap per period without overshoot; the bound of {@link #MAX_CORRECTION_SHARE} of the
+ * CPUs keeps a runaway measurement from doubling the model.
+ */
+final class ControlLaw {
+
+    /**
+     * How far the estimate of busy CPUs moves towards each period's measurement.
+     * Why not all the way: admitting new clients raises that CPU in the next periods (their
+     * requests), which lowers the next rate, which lowers the CPU again. With {@code q} the CPU a
+     * new client spends after its handshake and {@code c} the handshake's, a full-step estimate
+     * makes the rate alternate once {@code q > c}; a gain {@code g} keeps the loop stable while
+     * {@code g × (1 + q/c) < 2}, i.e. up to {@code q = 3c} at 0.5. Changes of allocated CPUs or
+     * of handshake cost are not smoothed: they act at once.
+     */
+    static final double BUSY_GAIN = 0.5;
+    /** Share of the CPU error closed per period while the budget binds. */
+    static final double CORRECTION_GAIN = 0.5;
+    /** Per period while nobody is refused: half-life of about 6.6 periods (1.6 s at 250 ms). */
+    static final double CORRECTION_DECAY = 0.9;
+    /**
+     * Idle CPU below this share of the allocation is left to the model: right after a change the model's own
+     * smoothing is still moving, and a correction learned from that lag would fight it.
+     */
+    static final double IDLE_DEADBAND = 0.05;
+    /** The correction stays within [0, this share of the allocated CPUs]. */
+    static final double MAX_CORRECTION_SHARE = 0.5;
+
+    private ControlLaw() {
+    }
+
+    /** The state after a period that measured {@code m}. */
+    static ControlState next(ControlState s, PeriodMeasurement m, double targetUtilization, double queueDelayTargetNanos) {
+        double busy = Double.isNaN(s.busyCpus()) ? m.busyCpus() : s.busyCpus() + BUSY_GAIN * (m.busyCpus() - s.busyCpus());
+        FeedbackGuard guard = s.guard().update(m.meanQueueDelayNanos(), queueDelayTargetNanos);
+        // Measured against the smaller of the allocations before and after the period: CPUs added during it
+        // were not yet offered to anyone (the model adds them at once), and CPUs taken away were not there to use.
+        double cpus = Double.isNaN(s.cpus()) ? m.cpus() : Math.min(s.cpus(), m.cpus());
+        double idle = cpus * targetUtilization - m.usedCpus();
+        double correction;
+        if (guard.queueOver(queueDelayTargetNanos)) {
+            correction = 0;
+        } else if (m.budgetBinding() && idle > IDLE_DEADBAND * cpus && s.guard().factor() == 1
+                && m.meanQueueDelayNanos() <= queueDelayTargetNanos / 2) {
+            correction = s.correctionCpus() + CORRECTION_GAIN * idle;
+        } else if (m.budgetBinding() && idle < 0) {
+            correction = s.correctionCpus() + CORRECTION_GAIN * idle;
+        } else if (m.budgetBinding()) {
+            correction = s.correctionCpus();
+        } else {
+            correction = s.correctionCpus() * CORRECTION_DECAY;
+        }
+        correction = Math.max(0, Math.min(MAX_CORRECTION_SHARE * m.cpus(), correction));
+        return new ControlState(busy, correction, guard, m.cpus());
+    }
+
+    /** The rate the CPU model allows in state {@code s}, before the guard: new full handshakes per second. */
+    static double modelRate(ControlState s, PeriodMeasurement m, double targetUtilization) {
+        double spare = m.cpus() * targetUtilization - s.busyCpus() + s.correctionCpus();
+        return Math.max(0, spare) * 1e9 / m.fullHandshakeCostNanos();
+    }
+
+    /** The rate for the next period, before the operator's minimum and maximum. */
+    static double rate(ControlState s, PeriodMeasurement m, double targetUtilization) {
+        return modelRate(s, m, targetUtilization) * s.guard().factor();
+    }
+}
