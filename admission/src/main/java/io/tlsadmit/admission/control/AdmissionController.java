@@ -91,6 +91,8 @@ public final class AdmissionController implements HandshakeBudget {
      * delay the last by 12 × their cost (about 70 ms at 6 ms on one CPU), which the queue-delay guard tolerates.
      */
     static final long MIN_AUTO_BURST = 12;
+    /** The most the automatic burst grows while the JVM warms up (see {@link ControlLaw#queueDelayTarget}). */
+    static final double WARMUP_BURST_FACTOR = 4;
 
     private final CpuAllocation allocation;
     private final HandshakeCost cost;
@@ -115,6 +117,7 @@ public final class AdmissionController implements HandshakeBudget {
     // Control-thread state, guarded by this.
     private final MeasurementWindow window = new MeasurementWindow(WINDOW_PERIODS);
     private ControlState state = ControlState.INITIAL;
+    private PeriodMeasurement lastMeasurement;
     private Totals previous;
     private long lastTickNanos;
     private double modelRate;
@@ -245,11 +248,13 @@ public final class AdmissionController implements HandshakeBudget {
         double busy = (delta.resumedCpu + otherCpu - transientCpu) / (double) elapsed;
         double used = busy + delta.fullCpu / (double) elapsed;
         double meanDelay = delta.queueDelayCount > 0 ? (double) delta.queueDelaySum / delta.queueDelayCount : -1;
-        PeriodMeasurement measurement = new PeriodMeasurement(cpus.cpus(), fullCost, busy, used, meanDelay,
+        PeriodMeasurement measurement = new PeriodMeasurement(elapsed, cpus.cpus(), fullCost, busy, used,
+                transientCpu / (double) elapsed, meanDelay,
                 delta.refused > 0);
 
         double target = targetUtilization;
         state = ControlLaw.next(state, measurement, target, TimeUnit.MILLISECONDS.toNanos(queueDelayTargetMillis));
+        lastMeasurement = measurement;
         modelRate = ControlLaw.modelRate(state, measurement, target);
         double rate = clamp(ControlLaw.rate(state, measurement, target));
         long burst = burstFor(rate);
@@ -426,7 +431,11 @@ public final class AdmissionController implements HandshakeBudget {
         // A burst of B handshakes lands on the CPUs at once and the last of them starts about
         // B × cost / cpus later. Sizing B to the rate times the queue-delay target keeps that
         // delay near the target, so a full bucket cannot by itself trip the feedback guard.
-        double perDelayTarget = rate * queueDelayTargetMillis / 1000.0;
+        // While the JVM warms up the guard tolerates a longer queue; the burst grows with it, but at most
+        // WARMUP_BURST_FACTOR times, since each handshake of a burst on a cold JVM costs several warm ones.
+        double delayTarget = Math.min(ControlLaw.queueDelayTarget(lastMeasurement, queueDelayTargetMillis / 1000.0),
+                WARMUP_BURST_FACTOR * queueDelayTargetMillis / 1000.0);
+        double perDelayTarget = rate * delayTarget;
         return (long) Math.min(TokenBucket.MAX_BURST, Math.max(MIN_AUTO_BURST, Math.ceil(perDelayTarget)));
     }
 

@@ -54,6 +54,10 @@ final class ControlLaw {
      * smoothing is still moving, and a correction learned from that lag would fight it.
      */
     static final double IDLE_DEADBAND = 0.05;
+    /** Compilation using this share of the CPUs or more means the JVM is warming up. */
+    static final double WARMUP_TRANSIENT_SHARE = 0.1;
+    /** How many times the queue-delay target the guard tolerates while the JVM warms up. */
+    static final double WARMUP_QUEUE_FACTOR = 10;
     /** The correction stays within [0, this share of the allocated CPUs]. */
     static final double MAX_CORRECTION_SHARE = 0.5;
 
@@ -63,16 +67,19 @@ final class ControlLaw {
     /** The state after a period that measured {@code m}. */
     static ControlState next(ControlState s, PeriodMeasurement m, double targetUtilization, double queueDelayTargetNanos) {
         double busy = Double.isNaN(s.busyCpus()) ? m.busyCpus() : s.busyCpus() + BUSY_GAIN * (m.busyCpus() - s.busyCpus());
-        FeedbackGuard guard = s.guard().update(m.meanQueueDelayNanos(), queueDelayTargetNanos);
+        double fullCpus = m.usedCpus() - m.busyCpus();
+        double room = fullCpus > 0 ? (m.cpus() * targetUtilization - m.busyCpus()) / fullCpus : Double.NaN;
+        double delayTarget = queueDelayTarget(m, queueDelayTargetNanos);
+        FeedbackGuard guard = s.guard().update(m.meanQueueDelayNanos(), delayTarget, room);
         // Measured against the smaller of the allocations before and after the period: CPUs added during it
         // were not yet offered to anyone (the model adds them at once), and CPUs taken away were not there to use.
         double cpus = Double.isNaN(s.cpus()) ? m.cpus() : Math.min(s.cpus(), m.cpus());
         double idle = cpus * targetUtilization - m.usedCpus();
         double correction;
-        if (guard.queueOver(queueDelayTargetNanos)) {
+        if (guard.queueOver(delayTarget)) {
             correction = 0;
         } else if (m.budgetBinding() && idle > IDLE_DEADBAND * cpus && s.guard().factor() == 1
-                && m.meanQueueDelayNanos() <= queueDelayTargetNanos / 2) {
+                && m.meanQueueDelayNanos() <= delayTarget / 2) {
             correction = s.correctionCpus() + CORRECTION_GAIN * idle;
         } else if (m.budgetBinding() && idle < 0) {
             correction = s.correctionCpus() + CORRECTION_GAIN * idle;
@@ -83,6 +90,23 @@ final class ControlLaw {
         }
         correction = Math.max(0, Math.min(MAX_CORRECTION_SHARE * m.cpus(), correction));
         return new ControlState(busy, correction, guard, m.cpus());
+    }
+
+    /**
+     * The queue delay the guard tolerates after a period that measured {@code m}. While the JVM is still
+     * compiling, the model plans without the compiler's CPU (it stops by itself), so connections queue behind
+     * it; that queue drains as the code gets fast, and cutting for it would refuse the very first clients of a
+     * fresh instance. The guard then tolerates up to {@link #WARMUP_QUEUE_FACTOR} times the target (the full
+     * factor from {@link #WARMUP_TRANSIENT_SHARE} of the CPUs compiling, less in proportion); the automatic
+     * burst, sized by the same target, grows with it up to {@link AdmissionController#WARMUP_BURST_FACTOR}.
+     */
+    static double queueDelayTarget(PeriodMeasurement m, double queueDelayTargetNanos) {
+        if (m == null || !(m.transientCpus() > 0)) {
+            return queueDelayTargetNanos;
+        }
+        // In proportion, so that the queue left when compilation ends is not suddenly "over the target".
+        double warmth = Math.min(1, m.transientCpus() / (WARMUP_TRANSIENT_SHARE * m.cpus()));
+        return queueDelayTargetNanos * (1 + (WARMUP_QUEUE_FACTOR - 1) * warmth);
     }
 
     /** The rate the CPU model allows in state {@code s}, before the guard: new full handshakes per second. */

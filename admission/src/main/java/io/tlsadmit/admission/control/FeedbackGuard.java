@@ -8,9 +8,16 @@ package io.tlsadmit.admission.control;
  * CPUs, work not reported as "other"), a host that steals cycles — each makes the model admit more
  * than the CPUs absorb. The symptom is always the same: new connections queue for a worker before
  * their handshake starts. So the guard watches that delay and, like TCP's congestion control,
- * cuts multiplicatively (fast enough to stop a queue growing) and recovers additively (slow enough
- * not to refill it at once). It scales the model's output, so it adapts in proportion whatever the
- * absolute rate, and when the model is right it sits at 1 and costs nothing.
+ * cuts multiplicatively, fast enough to stop a queue growing. It scales the model's output, so it adapts
+ * in proportion whatever the absolute rate, and when the model is right it sits at 1 and costs nothing.
+ *
+ * <p>How it recovers is what decides how much a cut costs. A climb by a fixed step (TCP's) left the CPUs
+ * idle for a second or more after each deep cut. Instead, once the queue is under its target, the guard
+ * looks at how much room the CPUs had in that period for the new handshakes it admitted: with room for
+ * 1.4 times the full-handshake CPU it ran, it raises the factor 1.4 times (at most 1.5 per period, at
+ * least by 0.1), and with no room it holds; a period without measured full-handshake CPU gives no
+ * evidence of room, and the factor climbs by 0.1. Room is a measurement, not the model's estimate, so a model
+ * that is wrong (the reason the guard cut) cannot talk it into refilling the queue.
  *
  * <p>It cuts only while the delay is over the target <em>and not falling</em>. A falling delay
  * means the queue already drains at the current rate; cutting further would only leave CPUs idle
@@ -25,8 +32,10 @@ record FeedbackGuard(double factor, double previousDelayNanos) {
 
     /** Multiplier applied in each period whose mean queue delay is over the target. */
     static final double DECREASE = 0.7;
-    /** Added back in each period under the target: from 0.7 to 1 in three periods. */
+    /** Added back at least, in each period under the target in which the CPUs had room. */
     static final double RECOVERY = 0.1;
+    /** The most the factor is multiplied by in one period: the measurement of room lags by a period. */
+    static final double MAX_RAISE = 1.5;
     /** Never below this: the floor keeps a trickle of admissions whose delay shows the queue drained. */
     static final double FLOOR = 0.02;
 
@@ -35,17 +44,23 @@ record FeedbackGuard(double factor, double previousDelayNanos) {
     /**
      * @param meanQueueDelayNanos mean queue delay of new connections over the last period;
      *                            negative when no connection started a handshake in it
+     * @param room                how many times the full-handshake CPU of the last period the CPUs had room
+     *                            for at their target ({@code (cpus × target − busy) / full-handshake CPU});
+     *                            NaN when no full-handshake CPU was measured, and the factor then climbs by
+     *                            {@link #RECOVERY} alone
      * @return the guard for the next period
      */
-    FeedbackGuard update(double meanQueueDelayNanos, double targetNanos) {
+    FeedbackGuard update(double meanQueueDelayNanos, double targetNanos, double room) {
         double next = factor;
         if (meanQueueDelayNanos > targetNanos) {
             boolean falling = previousDelayNanos >= 0 && meanQueueDelayNanos < previousDelayNanos;
             if (!falling) {
                 next = Math.max(FLOOR, factor * DECREASE);
             }
-        } else {
+        } else if (Double.isNaN(room)) {
             next = Math.min(1, factor + RECOVERY);
+        } else if (room > 1) {
+            next = Math.min(1, Math.max(factor + RECOVERY, factor * Math.min(MAX_RAISE, room)));
         }
         return new FeedbackGuard(next, meanQueueDelayNanos);
     }

@@ -4,14 +4,16 @@ package io.tlsadmit.admission.control;
  * What one control period measured, as the {@link ControlLaw} needs it: CPUs are CPU-seconds per
  * second of wall time, so a number is comparable across periods of any length and across servers.
  *
+ * @param periodNanos             length of the period
  * @param cpus                    CPUs this JVM may use now
  * @param fullHandshakeCostNanos  CPU time of one new full handshake (measured, or the initial estimate)
  * @param busyCpus                CPUs used by resumed handshakes and everything else that is not a
  *                                full handshake, transient JVM work (compilation) excluded
  * @param usedCpus                CPUs used by the process in all, transient JVM work excluded
+ * @param transientCpus           CPUs used by transient JVM work (compilation)
  * @param meanQueueDelayNanos     mean queue delay of new connections, negative when none started
  * @param budgetBinding           whether a new client found no token in the period: demand met the rate
  */
-record PeriodMeasurement(double cpus, double fullHandshakeCostNanos, double busyCpus, double usedCpus,
+record PeriodMeasurement(long periodNanos, double cpus, double fullHandshakeCostNanos, double busyCpus, double usedCpus, double transientCpus,
                          double meanQueueDelayNanos, boolean budgetBinding) {
 }

@@ -139,11 +139,12 @@ class ControlUnderSimulatedLoadTest {
         double ideal = ideal(2, 1000, 0);
         assertEquals(720, ideal, 1e-9);
         // The period of the step admits at the underload rate: its queue trips the guard twice (0.49), which
-        // then climbs back by 0.1 a period.
+        // then climbs back as fast as the CPUs show room.
         assertSettledWithin(7, after, ideal);
         for (Period p : after) {
-            // 0.97 leaves 3 % to drain the step's backlog with: at most 100 ms (60 ms at a 0.85 target)
-            assertTrue(p.maxQueueDelayNanos() <= TimeUnit.MILLISECONDS.toNanos(100), "queue in period " + p.index() + ": " + p.maxQueueDelayNanos() / 1e6 + " ms");
+            // The period of the step admits for the old load; the connections it queued start at most 120 ms
+            // later (60 ms at a 0.85 target, whose headroom absorbed part of it)
+            assertTrue(p.maxQueueDelayNanos() <= TimeUnit.MILLISECONDS.toNanos(120), "queue in period " + p.index() + ": " + p.maxQueueDelayNanos() / 1e6 + " ms");
             assertEquals(p.resumedArrivals(), p.resumedAdmitted());
         }
     }

@@ -10,12 +10,12 @@ class FeedbackGuardTest {
 
     private static final double TARGET = 50e6;
 
-    /** The factors of the guard after each of these mean delays, starting open. */
+    /** The factors of the guard after each of these mean delays, starting open, the CPUs with room to spare. */
     private static double[] factors(double... delays) {
         FeedbackGuard guard = FeedbackGuard.OPEN;
         double[] out = new double[delays.length];
         for (int i = 0; i < delays.length; i++) {
-            guard = guard.update(delays[i], TARGET);
+            guard = guard.update(delays[i], TARGET, 1.01);
             out[i] = guard.factor();
         }
         return out;
@@ -43,7 +43,7 @@ class FeedbackGuardTest {
     }
 
     @Test
-    void recoversAdditivelyOnceUnderTheTarget() {
+    void recoversAtLeastByASmallStepOnceUnderTheTarget() {
         double[] f = factors(200e6, 10e6, 10e6, 10e6, 10e6);
         assertEquals(0.8, f[1], 1e-12);
         assertEquals(0.9, f[2], 1e-12);
@@ -62,8 +62,46 @@ class FeedbackGuardTest {
 
     @Test
     void remembersWhetherTheLastQueueWasOverTheTarget() {
-        assertTrue(FeedbackGuard.OPEN.update(60e6, TARGET).queueOver(TARGET));
-        assertFalse(FeedbackGuard.OPEN.update(40e6, TARGET).queueOver(TARGET));
+        assertTrue(FeedbackGuard.OPEN.update(60e6, TARGET, 2).queueOver(TARGET));
+        assertFalse(FeedbackGuard.OPEN.update(40e6, TARGET, 2).queueOver(TARGET));
         assertFalse(FeedbackGuard.OPEN.queueOver(TARGET));
+    }
+}
+
+class FeedbackGuardRoomTest {
+
+    private static final double TARGET = 50e6;
+
+    private static FeedbackGuard cut(int times) {
+        FeedbackGuard guard = FeedbackGuard.OPEN;
+        for (int i = 0; i < times; i++) {
+            guard = guard.update(100e6 + i, TARGET, 1);
+        }
+        return guard;
+    }
+
+    @Test
+    void risesInProportionToTheRoomTheCpusHad() {
+        FeedbackGuard cut = cut(2); // 0.49
+        assertEquals(0.49 * 1.3, cut.update(1e6, TARGET, 1.3).factor(), 1e-12);
+        assertEquals(0.49 * FeedbackGuard.MAX_RAISE, cut.update(1e6, TARGET, 3).factor(), 1e-12, "at most 1.5× a period");
+        assertEquals(1.0, cut(1).update(1e6, TARGET, 3).factor(), 1e-12, "never above 1");
+    }
+
+    @Test
+    void holdsWhenTheCpusHadNoRoomEvenWithAnEmptyQueue() {
+        FeedbackGuard cut = cut(3);
+        assertEquals(cut.factor(), cut.update(0, TARGET, 1).factor(), 1e-12);
+        assertEquals(cut.factor(), cut.update(0, TARGET, 0.8).factor(), 1e-12);
+    }
+
+    @Test
+    void withoutMeasuredFullHandshakeCpuTheFactorClimbsByTheSmallStep() {
+        assertEquals(FeedbackGuard.FLOOR + FeedbackGuard.RECOVERY, guardAtFloor().update(-1, TARGET, Double.NaN).factor(), 1e-12);
+        assertEquals(0.8, cut(1).update(1e6, TARGET, Double.NaN).factor(), 1e-12);
+    }
+
+    private static FeedbackGuard guardAtFloor() {
+        return cut(40);
     }
 }

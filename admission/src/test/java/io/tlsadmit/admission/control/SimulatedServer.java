@@ -61,8 +61,26 @@ final class SimulatedServer {
     long requestCpuNanos;
     /** False models a gate that cannot measure handshake CPU (reports 0 = unknown). */
     boolean reportsHandshakeCpu = true;
+    /** The handshake CPU the gate reports, as a multiple of the true one: a measurement that errs. */
+    double reportedCostFactor = 1;
+    /**
+     * A cold JVM: the n-th full handshake costs {@code fullCostNanos × (1 + coldExtra × e^(−n / coldHandshakes))},
+     * interpreted code until the JIT has compiled the crypto.
+     */
+    double coldExtra;
+    double coldHandshakes = 1;
+    /** CPUs taken first by JIT compilation, decaying with {@code transientSeconds}; reported as transient. */
+    double transientCpus;
+    double transientSeconds = 1;
+    /** All CPU the server used, as a process CPU clock would show it. */
+    private long processCpuTotal;
+    /** Seeded Poisson arrivals instead of evenly spaced ones. */
+    java.util.Random poisson;
 
     private final ArrayDeque<Job> queue = new ArrayDeque<>();
+    private long fullHandshakesStarted;
+    private long transientCpuTotal;
+    private final long startNanos;
     private double newDue;
     private double resumedDue;
     private long nextTickNanos;
@@ -86,6 +104,37 @@ final class SimulatedServer {
         this.controller = controller;
         this.periodNanos = TimeUnit.MILLISECONDS.toNanos(controller.getControlPeriod());
         this.nextTickNanos = clock.getAsLong() + periodNanos;
+        this.startNanos = clock.getAsLong();
+        controller.setTransientCpuTime(() -> transientCpuTotal);
+    }
+
+    /** Arrivals due in this step at {@code perSecond}: evenly spaced, or Poisson with the seeded generator. */
+    private int arrivals(double perSecond, boolean isNew) {
+        double mean = perSecond * STEP_NANOS / 1e9;
+        if (poisson != null) {
+            // Knuth: fine for the means below 10 that 1 ms steps give.
+            double limit = Math.exp(-mean);
+            double product = poisson.nextDouble();
+            int n = 0;
+            while (product > limit) {
+                n++;
+                product *= poisson.nextDouble();
+            }
+            return n;
+        }
+        double due = (isNew ? newDue : resumedDue) + mean;
+        int n = (int) due;
+        if (isNew) {
+            newDue = due - n;
+        } else {
+            resumedDue = due - n;
+        }
+        return n;
+    }
+
+    /** Gives the controller a process CPU clock (true CPU of everything) instead of reports of other CPU. */
+    void useProcessCpuClock() {
+        controller.setProcessCpuTime(() -> processCpuTotal);
     }
 
     /** Runs for whole control periods and returns them. */
@@ -107,21 +156,18 @@ final class SimulatedServer {
 
     private void step() {
         long now = clock.getAsLong();
-        newDue += newPerSecond * STEP_NANOS / 1e9;
-        while (newDue >= 1) {
-            newDue -= 1;
+        for (int i = arrivals(newPerSecond, true); i > 0; i--) {
             newArrivals++;
             controller.recordArrival(HandshakeKind.FULL);
             if (controller.tryAcquireFull()) {
                 newAdmitted++;
-                queue.add(new Job(Work.FULL_HANDSHAKE, now, fullCostNanos));
+                double cold = 1 + coldExtra * Math.exp(-fullHandshakesStarted++ / coldHandshakes);
+                queue.add(new Job(Work.FULL_HANDSHAKE, now, Math.round(fullCostNanos * cold)));
             } else {
                 newRefused++;
             }
         }
-        resumedDue += resumedPerSecond * STEP_NANOS / 1e9;
-        while (resumedDue >= 1) {
-            resumedDue -= 1;
+        for (int i = arrivals(resumedPerSecond, false); i > 0; i--) {
             resumedArrivals++;
             controller.recordArrival(HandshakeKind.RESUMED);
             // A resumption never asks the budget: admitted by construction, counted to prove it.
@@ -131,6 +177,16 @@ final class SimulatedServer {
 
         long cpuLeft = Math.round(cpus * STEP_NANOS);
         capacity += cpuLeft;
+        if (transientCpus > 0) {
+            // The JIT's threads run beside the workers: their share of the CPUs comes off first.
+            double elapsedSeconds = (now - startNanos) / 1e9;
+            long jit = Math.min(cpuLeft, Math.round(transientCpus * Math.exp(-elapsedSeconds / transientSeconds) * STEP_NANOS));
+            cpuLeft -= jit;
+            busyCpu += jit;
+            processCpuTotal += jit;
+            transientCpuTotal += jit;
+            controller.recordOtherCpu(jit);
+        }
         while (cpuLeft > 0 && !queue.isEmpty()) {
             Job job = queue.peek();
             if (!job.started) {
@@ -145,6 +201,7 @@ final class SimulatedServer {
             job.remainingNanos -= used;
             cpuLeft -= used;
             busyCpu += used;
+            processCpuTotal += used;
             if (job.work == Work.FULL_HANDSHAKE) {
                 fullCpu += used;
             } else if (job.work == Work.RESUMED_HANDSHAKE) {
@@ -171,7 +228,8 @@ final class SimulatedServer {
         switch (job.work) {
             case FULL_HANDSHAKE, RESUMED_HANDSHAKE -> {
                 HandshakeKind kind = job.work == Work.FULL_HANDSHAKE ? HandshakeKind.FULL : HandshakeKind.RESUMED;
-                controller.handshakeCompleted(kind, 0x0304, reportsHandshakeCpu ? job.cpuNanos : 0);
+                controller.handshakeCompleted(kind, 0x0304,
+                        reportsHandshakeCpu ? Math.round(job.cpuNanos * reportedCostFactor) : 0);
                 if (requestCpuNanos > 0) {
                     queue.add(new Job(Work.REQUEST, now, requestCpuNanos));
                 }
