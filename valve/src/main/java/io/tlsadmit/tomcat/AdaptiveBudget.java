@@ -85,6 +85,18 @@ final class AdaptiveBudget implements AdaptiveBudgetMXBean {
     }
 
     @Override
+    public double getCorrectionCpus() {
+        ControlDecision decision = controller.lastDecision();
+        return decision == null ? 0 : decision.correctionCpus();
+    }
+
+    @Override
+    public double getCompilerCpus() {
+        ControlDecision decision = controller.lastDecision();
+        return decision == null ? 0 : decision.transientCpus();
+    }
+
+    @Override
     public double getTargetUtilization() {
         return controller.getTargetUtilization();
     }

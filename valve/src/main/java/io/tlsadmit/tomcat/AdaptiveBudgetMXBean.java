@@ -43,6 +43,12 @@ public interface AdaptiveBudgetMXBean {
     /** The feedback guard's multiplier: 1 while new connections do not queue. */
     double getGuardFactor();
 
+    /** CPUs the control law adds to its model because they stayed idle while new clients were refused. */
+    double getCorrectionCpus();
+
+    /** CPUs the JIT compiler threads used in the last period: transient, not counted as load. */
+    double getCompilerCpus();
+
     double getTargetUtilization();
 
     void setTargetUtilization(double utilization);

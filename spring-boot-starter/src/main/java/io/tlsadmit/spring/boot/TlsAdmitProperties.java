@@ -107,7 +107,7 @@ public class TlsAdmitProperties {
     /** adaptive: CPUs to plan for instead of detecting them (cgroup quota, affinity); 0 = detect (the default). */
     private Double cpus;
 
-    /** adaptive: share of the allocated CPUs the budget plans to use, in (0, 1] (default 0.85). */
+    /** adaptive: share of the allocated CPUs the budget plans to use, in (0, 1] (default 0.97). */
     private Double targetUtilization;
 
     /** adaptive: how often the rate is recomputed, 10ms to 60s (default 250ms). */

@@ -31,7 +31,7 @@ class ReadmeApplicationYmlTest {
             AdmissionNioProtocol protocol = (AdmissionNioProtocol) app.connector().getProtocolHandler();
             assertEquals("adaptive", protocol.getBudget());
             assertEquals("500.0", protocol.getMaxFullHandshakesPerSecond());
-            assertEquals("0.85", protocol.getTargetUtilization());
+            assertEquals("0.95", protocol.getTargetUtilization());
             assertEquals("10000", protocol.getHelloTimeout());
             HttpResponse<String> response = app.https(HttpClient.Version.HTTP_2, "/");
             assertEquals(200, response.statusCode());

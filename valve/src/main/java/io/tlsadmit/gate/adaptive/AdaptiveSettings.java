@@ -1,6 +1,7 @@
 package io.tlsadmit.gate.adaptive;
 
 import io.tlsadmit.admission.control.AdmissionController;
+import io.tlsadmit.admission.cpu.CompilerThreadsCpu;
 import io.tlsadmit.peek.NativePeek;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
@@ -112,6 +113,10 @@ public final class AdaptiveSettings {
         OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
         if (os instanceof com.sun.management.OperatingSystemMXBean process && process.getProcessCpuTime() >= 0) {
             controller.setProcessCpuTime(process::getProcessCpuTime);
+        }
+        CompilerThreadsCpu compilation = new CompilerThreadsCpu();
+        if (compilation.available()) {
+            controller.setTransientCpuTime(compilation);
         }
         if (NativePeek.isAvailable()) {
             controller.allocation().setAffinity(NativePeek::allowedCpus);

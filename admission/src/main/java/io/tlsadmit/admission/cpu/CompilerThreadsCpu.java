@@ -1,0 +1,111 @@
+package io.tlsadmit.admission.cpu;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * CPU time spent by this JVM's JIT compiler threads, as a cumulative clock in nanoseconds, read from
+ * {@code /proc/self/task/<tid>/stat} of the threads HotSpot names {@code C1 CompilerThread…} and
+ * {@code C2 CompilerThread…} (the kernel keeps 15 characters of a name).
+ *
+ * <p>Why per-thread CPU and not {@code CompilationMXBean.getTotalCompilationTime()}: that is the wall
+ * time of compilations, which on a busy CPU (exactly when it matters, a cold instance under a flash
+ * crowd) counts the time a compiler thread waited for a CPU as well. The threads are found by listing
+ * the tasks every {@link #RESCAN_NANOS} (HotSpot adds and removes compiler threads as the compile
+ * queue grows and shrinks) and only their stat files are read on the other calls; a thread that exits
+ * takes its CPU out of the sum, which the controller reads as no transient CPU in that period.
+ *
+ * <p>Not thread-safe: one control thread reads it.
+ */
+public final class CompilerThreadsCpu implements LongSupplier {
+
+    static final long RESCAN_NANOS = TimeUnit.SECONDS.toNanos(4);
+    /** {@code USER_HZ}: the unit of stat's utime and stime, 100 on every Linux architecture the JDK runs on. */
+    private static final long NANOS_PER_TICK = 10_000_000;
+
+    private final Path tasks;
+    private final LongSupplier nanoClock;
+    private List<Path> compilerThreads = List.of();
+    private long scannedAt;
+    private boolean scanned;
+
+    /** This process's threads, on the real {@code /proc}. */
+    public CompilerThreadsCpu() {
+        this(Path.of("/proc/self/task"), System::nanoTime);
+    }
+
+    /** @param tasks a directory laid out like {@code /proc/self/task} */
+    public CompilerThreadsCpu(Path tasks, LongSupplier nanoClock) {
+        this.tasks = tasks;
+        this.nanoClock = nanoClock;
+    }
+
+    /** Whether this system shows per-thread CPU at all (Linux); without it the clock reads 0. */
+    public boolean available() {
+        return Files.isDirectory(tasks);
+    }
+
+    @Override
+    public long getAsLong() {
+        long now = nanoClock.getAsLong();
+        if (!scanned || now - scannedAt >= RESCAN_NANOS) {
+            compilerThreads = scan();
+            scannedAt = now;
+            scanned = true;
+        }
+        long ticks = 0;
+        for (Path stat : compilerThreads) {
+            ticks += cpuTicks(stat);
+        }
+        return ticks * NANOS_PER_TICK;
+    }
+
+    private List<Path> scan() {
+        List<Path> found = new ArrayList<>();
+        try (DirectoryStream<Path> all = Files.newDirectoryStream(tasks)) {
+            for (Path task : all) {
+                String comm = read(task.resolve("comm"));
+                if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
+                    found.add(task.resolve("stat"));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return List.of(); // no /proc (not Linux) or a race with exiting threads: no transient CPU known
+        }
+        return found;
+    }
+
+    /** utime + stime of one task, 0 if it has exited. */
+    static long cpuTicks(Path stat) {
+        String line = read(stat);
+        // The name, in parentheses, may hold spaces: the fields start after the last ')'.
+        int close = line.lastIndexOf(')');
+        if (close < 0) {
+            return 0;
+        }
+        String[] fields = line.substring(close + 2).split(" ");
+        // After the name: state is field 3 of stat(5), utime 14 and stime 15, i.e. indexes 11 and 12 here.
+        if (fields.length < 13) {
+            return 0;
+        }
+        try {
+            return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file).trim();
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
+    }
+}

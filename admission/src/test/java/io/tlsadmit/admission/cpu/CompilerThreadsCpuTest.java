@@ -1,0 +1,76 @@
+package io.tlsadmit.admission.cpu;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tlsadmit.admission.SimulatedClock;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CompilerThreadsCpuTest {
+
+    @TempDir
+    Path tasks;
+
+    private void task(int tid, String comm, long utime, long stime) throws IOException {
+        Path dir = Files.createDirectories(tasks.resolve(Integer.toString(tid)));
+        Files.writeString(dir.resolve("comm"), comm + "\n");
+        // stat(5): pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime ...
+        Files.writeString(dir.resolve("stat"), tid + " (" + comm + ") S 1 1 1 0 -1 4194368 10 0 0 0 "
+                + utime + " " + stime + " 0 0 20 0 30 0 100 0 0\n");
+    }
+
+    @Test
+    void sumsTheCpuOfTheCompilerThreadsOnly() throws IOException {
+        task(101, "C2 CompilerThre", 150, 10);
+        task(102, "C1 CompilerThre", 30, 0);
+        task(103, "GC Thread#0", 999, 999);
+        task(104, "http-nio-8443-e", 500, 5);
+        CompilerThreadsCpu cpu = new CompilerThreadsCpu(tasks, new SimulatedClock());
+        assertEquals((150 + 10 + 30) * 10_000_000L, cpu.getAsLong());
+    }
+
+    @Test
+    void aNameWithSpacesAndParenthesesDoesNotShiftTheFields() throws IOException {
+        Path stat = tasks.resolve("stat");
+        Files.writeString(stat, "7 (a ) b (c) S 1 1 1 0 -1 4194368 10 0 0 0 7 3 0 0 20 0 30 0 100 0 0\n");
+        assertEquals(10, CompilerThreadsCpu.cpuTicks(stat));
+        assertEquals(0, CompilerThreadsCpu.cpuTicks(tasks.resolve("exited")));
+    }
+
+    @Test
+    void findsThreadsStartedLaterAtTheNextRescanAndForgetsThoseThatExit() throws IOException {
+        SimulatedClock clock = new SimulatedClock();
+        task(101, "C2 CompilerThre", 100, 0);
+        CompilerThreadsCpu cpu = new CompilerThreadsCpu(tasks, clock);
+        assertEquals(100 * 10_000_000L, cpu.getAsLong());
+
+        task(105, "C2 CompilerThre", 40, 0);
+        assertEquals(100 * 10_000_000L, cpu.getAsLong(), "not rescanned yet");
+        clock.advance(CompilerThreadsCpu.RESCAN_NANOS, TimeUnit.NANOSECONDS);
+        assertEquals(140 * 10_000_000L, cpu.getAsLong());
+
+        Files.delete(tasks.resolve("101/stat"));
+        assertEquals(40 * 10_000_000L, cpu.getAsLong(), "an exited thread reads as 0");
+    }
+
+    @Test
+    void withoutProcTheClockReadsZero() {
+        CompilerThreadsCpu cpu = new CompilerThreadsCpu(tasks.resolve("absent"), new SimulatedClock());
+        assertEquals(0, cpu.getAsLong());
+        assertTrue(!cpu.available());
+    }
+
+    @Test
+    void onThisLinuxJvmTheCompilerThreadsAreFound() {
+        CompilerThreadsCpu cpu = new CompilerThreadsCpu();
+        if (cpu.available()) {
+            // This JVM compiled the test framework on its way here: some compiler CPU is on the clock.
+            assertTrue(cpu.getAsLong() > 0, "no compiler-thread CPU found in /proc/self/task");
+        }
+    }
+}
