@@ -249,7 +249,7 @@ public final class AdmissionController implements HandshakeBudget {
         double used = busy + delta.fullCpu / (double) elapsed;
         double meanDelay = delta.queueDelayCount > 0 ? (double) delta.queueDelaySum / delta.queueDelayCount : -1;
         PeriodMeasurement measurement = new PeriodMeasurement(elapsed, cpus.cpus(), fullCost, busy, used,
-                transientCpu / (double) elapsed, meanDelay,
+                transientCpu / (double) elapsed, measured ? delta.granted * fullCost / elapsed : Double.NaN, meanDelay,
                 delta.refused > 0);
 
         double target = targetUtilization;
@@ -453,7 +453,8 @@ public final class AdmissionController implements HandshakeBudget {
     private Totals totals() {
         return new Totals(cost.totalNanos(HandshakeKind.FULL), cost.totalNanos(HandshakeKind.RESUMED),
                 reportedOtherCpu.sum(), read(processCpuTime), read(transientCpuTime), fullArrivals.sum(),
-                resumedArrivals.sum(), queueDelaySum.sum(), queueDelayCount.sum(), bucket == null ? 0 : bucket.refusedCount());
+                resumedArrivals.sum(), queueDelaySum.sum(), queueDelayCount.sum(), bucket == null ? 0 : bucket.refusedCount(),
+                bucket == null ? 0 : bucket.grantedCount());
     }
 
     /** A cumulative clock's value, or -1 when there is none or it failed: control must go on without it. */
@@ -471,7 +472,7 @@ public final class AdmissionController implements HandshakeBudget {
     /** Cumulative counters at one tick; a period's activity is the difference of two (-1: a clock was unavailable). */
     private record Totals(long fullCpu, long resumedCpu, long reportedOtherCpu, long processCpu, long transientCpu,
                           long fullArrivals, long resumedArrivals, long queueDelaySum, long queueDelayCount,
-                          long refused) {
+                          long refused, long granted) {
 
         Totals minus(Totals before) {
             return new Totals(fullCpu - before.fullCpu, resumedCpu - before.resumedCpu,
@@ -479,7 +480,7 @@ public final class AdmissionController implements HandshakeBudget {
                     difference(transientCpu, before.transientCpu),
                     fullArrivals - before.fullArrivals, resumedArrivals - before.resumedArrivals,
                     queueDelaySum - before.queueDelaySum, queueDelayCount - before.queueDelayCount,
-                    refused - before.refused);
+                    refused - before.refused, granted - before.granted);
         }
 
         private static long difference(long now, long before) {

@@ -54,6 +54,8 @@ final class ControlLaw {
      * smoothing is still moving, and a correction learned from that lag would fight it.
      */
     static final double IDLE_DEADBAND = 0.05;
+    /** Work let in below this share of the target means the queue drains (see {@link FeedbackGuard}). */
+    static final double DRAINING_SHARE = 0.8;
     /** Compilation using this share of the CPUs or more means the JVM is warming up. */
     static final double WARMUP_TRANSIENT_SHARE = 0.1;
     /** How many times the queue-delay target the guard tolerates while the JVM warms up. */
@@ -70,7 +72,11 @@ final class ControlLaw {
         double fullCpus = m.usedCpus() - m.busyCpus();
         double room = fullCpus > 0 ? (m.cpus() * targetUtilization - m.busyCpus()) / fullCpus : Double.NaN;
         double delayTarget = queueDelayTarget(m, queueDelayTargetNanos);
-        FeedbackGuard guard = s.guard().update(m.meanQueueDelayNanos(), delayTarget, room);
+        // The work let in during the period against the CPUs: clearly below them, the queue drains whatever
+        // its delays still say (they are the delays of connections queued before, and keep rising for a while).
+        // "Clearly": the admitted clients' follow-up requests are not in it yet.
+        boolean draining = m.busyCpus() + m.admittedFullCpus() < DRAINING_SHARE * m.cpus() * targetUtilization;
+        FeedbackGuard guard = s.guard().update(m.meanQueueDelayNanos(), delayTarget, room, draining);
         // Measured against the smaller of the allocations before and after the period: CPUs added during it
         // were not yet offered to anyone (the model adds them at once), and CPUs taken away were not there to use.
         double cpus = Double.isNaN(s.cpus()) ? m.cpus() : Math.min(s.cpus(), m.cpus());

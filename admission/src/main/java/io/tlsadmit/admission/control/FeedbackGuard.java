@@ -21,7 +21,12 @@ package io.tlsadmit.admission.control;
  *
  * <p>It cuts only while the delay is over the target <em>and not falling</em>. A falling delay
  * means the queue already drains at the current rate; cutting further would only leave CPUs idle
- * once it is empty (a backlog left by a CPU reduction or a start-up burst drains on its own).
+ * once it is empty (a backlog left by a CPU reduction or a start-up burst drains on its own). The
+ * delays themselves say so late: a connection admitted after a cut starts only once the queue ahead
+ * of it is gone, so they keep rising for as long as the queue is deep, and each period of them used
+ * to cut again (to a quarter of the rate after a flash crowd, and the CPUs then idled). So the queue
+ * also counts as falling when the work let in during the period (busy CPUs plus the admitted full
+ * handshakes at their measured cost) was less than the CPUs serve.
  *
  * <p>A value: {@link #update} returns the guard for the next period and changes nothing.
  *
@@ -48,12 +53,14 @@ record FeedbackGuard(double factor, double previousDelayNanos) {
      *                            for at their target ({@code (cpus × target − busy) / full-handshake CPU});
      *                            NaN when no full-handshake CPU was measured, and the factor then climbs by
      *                            {@link #RECOVERY} alone
+     * @param draining            whether the work let in during the period was less than the CPUs serve (known
+     *                            only from a measured cost): the queue then drains, whatever its delays say
      * @return the guard for the next period
      */
-    FeedbackGuard update(double meanQueueDelayNanos, double targetNanos, double room) {
+    FeedbackGuard update(double meanQueueDelayNanos, double targetNanos, double room, boolean draining) {
         double next = factor;
         if (meanQueueDelayNanos > targetNanos) {
-            boolean falling = previousDelayNanos >= 0 && meanQueueDelayNanos < previousDelayNanos;
+            boolean falling = draining || previousDelayNanos >= 0 && meanQueueDelayNanos < previousDelayNanos;
             if (!falling) {
                 next = Math.max(FLOOR, factor * DECREASE);
             }

@@ -97,9 +97,9 @@ class AdaptiveTargetsUnderSimulationTest {
     }
 
     @Test
-    @Disabled("not reached (2026-11-25): 90 % of the steady rate is held from the 4th second, not within 2 s. The first"
-            + " second admits 494 (steady 274): the busy estimate lags the new clients' follow-up requests, the backlog"
-            + " trips the guard to 0.24 and seconds 2-3 admit 103 and 56")
+    @Disabled("not reached (2026-11-25): admissions hold 90 % of the steady rate from the 4th second, not within 2 s;"
+            + " work served per second is 100, 100, 86, 91, 100 % of the CPU. The first second admits 494 (steady 274): the"
+            + " busy estimate lags the new clients' follow-up requests, the backlog trips the guard to 0.34")
     void aFlashCrowdOfFourTimesTheKneeOnAFreshServerGetsNinetyPercentOfItsSteadyThroughputWithinTwoSeconds() {
         SimulatedServer server = freshServer(1, 7);
         server.runPeriods(5 * PERIODS_PER_SECOND); // started, healthy, 5 s idle

@@ -15,7 +15,7 @@ class FeedbackGuardTest {
         FeedbackGuard guard = FeedbackGuard.OPEN;
         double[] out = new double[delays.length];
         for (int i = 0; i < delays.length; i++) {
-            guard = guard.update(delays[i], TARGET, 1.01);
+            guard = guard.update(delays[i], TARGET, 1.01, false);
             out[i] = guard.factor();
         }
         return out;
@@ -62,8 +62,8 @@ class FeedbackGuardTest {
 
     @Test
     void remembersWhetherTheLastQueueWasOverTheTarget() {
-        assertTrue(FeedbackGuard.OPEN.update(60e6, TARGET, 2).queueOver(TARGET));
-        assertFalse(FeedbackGuard.OPEN.update(40e6, TARGET, 2).queueOver(TARGET));
+        assertTrue(FeedbackGuard.OPEN.update(60e6, TARGET, 2, false).queueOver(TARGET));
+        assertFalse(FeedbackGuard.OPEN.update(40e6, TARGET, 2, false).queueOver(TARGET));
         assertFalse(FeedbackGuard.OPEN.queueOver(TARGET));
     }
 }
@@ -75,7 +75,7 @@ class FeedbackGuardRoomTest {
     private static FeedbackGuard cut(int times) {
         FeedbackGuard guard = FeedbackGuard.OPEN;
         for (int i = 0; i < times; i++) {
-            guard = guard.update(100e6 + i, TARGET, 1);
+            guard = guard.update(100e6 + i, TARGET, 1, false);
         }
         return guard;
     }
@@ -83,25 +83,36 @@ class FeedbackGuardRoomTest {
     @Test
     void risesInProportionToTheRoomTheCpusHad() {
         FeedbackGuard cut = cut(2); // 0.49
-        assertEquals(0.49 * 1.3, cut.update(1e6, TARGET, 1.3).factor(), 1e-12);
-        assertEquals(0.49 * FeedbackGuard.MAX_RAISE, cut.update(1e6, TARGET, 3).factor(), 1e-12, "at most 1.5× a period");
-        assertEquals(1.0, cut(1).update(1e6, TARGET, 3).factor(), 1e-12, "never above 1");
+        assertEquals(0.49 * 1.3, cut.update(1e6, TARGET, 1.3, false).factor(), 1e-12);
+        assertEquals(0.49 * FeedbackGuard.MAX_RAISE, cut.update(1e6, TARGET, 3, false).factor(), 1e-12, "at most 1.5× a period");
+        assertEquals(1.0, cut(1).update(1e6, TARGET, 3, false).factor(), 1e-12, "never above 1");
     }
 
     @Test
     void holdsWhenTheCpusHadNoRoomEvenWithAnEmptyQueue() {
         FeedbackGuard cut = cut(3);
-        assertEquals(cut.factor(), cut.update(0, TARGET, 1).factor(), 1e-12);
-        assertEquals(cut.factor(), cut.update(0, TARGET, 0.8).factor(), 1e-12);
+        assertEquals(cut.factor(), cut.update(0, TARGET, 1, false).factor(), 1e-12);
+        assertEquals(cut.factor(), cut.update(0, TARGET, 0.8, false).factor(), 1e-12);
     }
 
     @Test
     void withoutMeasuredFullHandshakeCpuTheFactorClimbsByTheSmallStep() {
-        assertEquals(FeedbackGuard.FLOOR + FeedbackGuard.RECOVERY, guardAtFloor().update(-1, TARGET, Double.NaN).factor(), 1e-12);
-        assertEquals(0.8, cut(1).update(1e6, TARGET, Double.NaN).factor(), 1e-12);
+        assertEquals(FeedbackGuard.FLOOR + FeedbackGuard.RECOVERY, guardAtFloor().update(-1, TARGET, Double.NaN, false).factor(), 1e-12);
+        assertEquals(0.8, cut(1).update(1e6, TARGET, Double.NaN, false).factor(), 1e-12);
     }
 
     private static FeedbackGuard guardAtFloor() {
         return cut(40);
+    }
+}
+
+class FeedbackGuardDrainingTest {
+
+    @Test
+    void aQueueThatTheAdmittedWorkCannotRefillIsNotCutForItsOldDelays() {
+        FeedbackGuard guard = FeedbackGuard.OPEN.update(300e6, 50e6, 0, false);
+        assertEquals(0.7, guard.factor(), 1e-12);
+        assertEquals(0.7, guard.update(400e6, 50e6, 0, true).factor(), 1e-12, "rising delays, draining queue: hold");
+        assertEquals(0.49, guard.update(400e6, 50e6, 0, false).factor(), 1e-12, "rising delays, refilled queue: cut");
     }
 }
