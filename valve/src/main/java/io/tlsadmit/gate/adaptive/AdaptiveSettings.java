@@ -6,6 +6,8 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The connector attributes of {@code budget="adaptive"} as the user wrote them, turned into a wired
@@ -14,6 +16,13 @@ import java.util.OptionalLong;
  * Tomcat's start with it.
  */
 public final class AdaptiveSettings {
+
+    /**
+     * CPUs as decimal CPUs ({@code 1.5}) or as a Kubernetes CPU quantity in millicores ({@code 500m}): the
+     * Downward API hands a container's CPU request or limit over as a whole number of millicores only, so
+     * {@code cpus="${CPU_MILLICORES}m"} in server.xml takes it as the kubelet writes it.
+     */
+    private static final Pattern CPU_QUANTITY = Pattern.compile("(\\d+(?:\\.\\d+)?|\\.\\d+)(m?)");
 
     private String cpus;
     private String targetUtilization;
@@ -82,7 +91,7 @@ public final class AdaptiveSettings {
     public AdmissionController newController(OptionalDouble cap, OptionalLong burst) {
         AdmissionController controller = new AdmissionController();
         if (cpus != null) {
-            controller.setCpus(decimal(AdmissionController.CPUS, cpus, "a number of CPUs (0 = detect)"));
+            controller.setCpus(cpus(cpus));
         }
         if (targetUtilization != null) {
             controller.setTargetUtilization(decimal(AdmissionController.TARGET_UTILIZATION, targetUtilization,
@@ -123,6 +132,19 @@ public final class AdaptiveSettings {
     public static String affinitySource() {
         return NativePeek.isAvailable() ? "sched_getaffinity (native-peek)"
                 : "Runtime.availableProcessors() (native-peek unavailable: " + NativePeek.unavailableReason() + ")";
+    }
+
+    static double cpus(String value) {
+        Matcher quantity = CPU_QUANTITY.matcher(value.trim());
+        if (quantity.matches()) {
+            double number = Double.parseDouble(quantity.group(1));
+            return quantity.group(2).isEmpty() ? number : number / 1000;
+        }
+        String placeholder = value.contains("${")
+                ? " (an unresolved ${...}: is the variable set, and org.apache.tomcat.util.digester.PROPERTY_SOURCE"
+                + " set to org.apache.tomcat.util.digester.EnvironmentPropertySource?)" : "";
+        throw new IllegalArgumentException(AdmissionController.CPUS + " must be a number of CPUs (0 = detect), decimal"
+                + " (1.5) or in millicores (1500m), was \"" + value + "\"" + placeholder);
     }
 
     private static double decimal(String attribute, String value, String meaning) {

@@ -54,6 +54,27 @@ class AdaptiveSettingsTest {
     }
 
     @Test
+    void cpusTakesDecimalCpusOrKubernetesMillicores() {
+        // "1500m" is what server.xml's "${MILLICORES}m" becomes from the Downward API (divisor 1m: "1500")
+        for (String[] written : new String[][] {{"1500m", "1.5"}, {"500m", "0.5"}, {"250m", "0.25"}, {" 2 ", "2"},
+                {"1.5", "1.5"}, {".5", "0.5"}, {"0", "0"}, {"0m", "0"}, {"1m", "0.001"}, {"2.5m", "0.0025"}}) {
+            GateSettings fresh = new GateSettings();
+            fresh.adaptive().setCpus(written[0]);
+            assertEquals(Double.parseDouble(written[1]), ((AdmissionController) fresh.newBudget()).getCpus(),
+                    written[0]);
+        }
+    }
+
+    @Test
+    void anUnresolvedPlaceholderInCpusSaysHowEnvironmentVariablesAreResolved() {
+        settings.adaptive().setCpus("${TLSADMIT_CPU_REQUEST_MILLICORES}m");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, settings::newBudget);
+        assertTrue(e.getMessage().startsWith("cpus must be a number of CPUs"), e.getMessage());
+        assertTrue(e.getMessage().contains("\"${TLSADMIT_CPU_REQUEST_MILLICORES}m\""), e.getMessage());
+        assertTrue(e.getMessage().contains("EnvironmentPropertySource"), e.getMessage());
+    }
+
+    @Test
     void capZeroRefusesEveryNewHandshakeWhateverTheMinimum() {
         settings.setMaxFullHandshakesPerSecond("0");
         settings.adaptive().setMinFullHandshakesPerSecond("5");
@@ -64,7 +85,8 @@ class AdaptiveSettingsTest {
 
     @Test
     void badValuesAreRejectedNamingTheAttribute() {
-        assertRejected("cpus", AdaptiveSettings::setCpus, "two", "-1");
+        assertRejected("cpus", AdaptiveSettings::setCpus, "two", "-1", "-500m", "500 m", "500M", "1Ki", "1e3", "m",
+                "1.5.0", "2000000", "0x10", "2d", "");
         assertRejected("targetUtilization", AdaptiveSettings::setTargetUtilization, "high", "0", "1.5");
         assertRejected("controlPeriod", AdaptiveSettings::setControlPeriod, "0.25", "5", "999999");
         assertRejected("minFullHandshakesPerSecond", AdaptiveSettings::setMinFullHandshakesPerSecond, "-2", "x");
