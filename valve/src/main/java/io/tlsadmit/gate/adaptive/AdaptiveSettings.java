@@ -125,6 +125,9 @@ public final class AdaptiveSettings {
         if (NativePeek.isAvailable()) {
             controller.allocation().setAffinity(NativePeek::allowedCpus);
         }
+        // the allocation was first read before cpus and the affinity probe were set: read it again, so that the
+        // start-up log line and JMX report what the first control period will plan for
+        controller.allocation().refresh();
         return controller;
     }
 

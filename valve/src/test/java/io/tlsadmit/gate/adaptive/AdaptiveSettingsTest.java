@@ -50,6 +50,7 @@ class AdaptiveSettingsTest {
         assertEquals(2, controller.getMinFullHandshakesPerSecond());
         assertEquals(20, controller.getQueueDelayTarget());
         assertEquals(3000, controller.getInitialFullHandshakeCost());
+        assertEquals(1.5, controller.cpusAllocated(), "cpus overrides detection from the start, before any tick");
         assertEquals(1.5, controller.allocation().refresh().cpus(), "cpus overrides detection");
     }
 
