@@ -120,13 +120,8 @@ final class KubernetesManifests {
         return variables;
     }
 
-    @SuppressWarnings("unchecked")
     static Map<String, Object> map(Map<String, Object> parent, String key) {
-        Object value = parent.get(key);
-        if (!(value instanceof Map<?, ?>)) {
-            throw new AssertionError("Expected a mapping at '" + key + "', found " + value);
-        }
-        return (Map<String, Object>) value;
+        return ComposeFile.map(parent, key);
     }
 
     @SuppressWarnings("unchecked")
