@@ -22,7 +22,8 @@ public final class AdaptiveSettings {
      * Downward API hands a container's CPU request or limit over as a whole number of millicores only, so
      * {@code cpus="${CPU_MILLICORES}m"} in server.xml takes it as the kubelet writes it.
      */
-    private static final Pattern CPU_QUANTITY = Pattern.compile("(\\d+(?:\\.\\d+)?|\\.\\d+)(m?)");
+    private static final Pattern CPU_QUANTITY =
+            Pattern.compile("((?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?)|(\\d+(?:\\.\\d+)?|\\.\\d+)m");
 
     private String cpus;
     private String targetUtilization;
@@ -140,8 +141,9 @@ public final class AdaptiveSettings {
     static double cpus(String value) {
         Matcher quantity = CPU_QUANTITY.matcher(value.trim());
         if (quantity.matches()) {
-            double number = Double.parseDouble(quantity.group(1));
-            return quantity.group(2).isEmpty() ? number : number / 1000;
+            // group 1: decimal CPUs, also as Double.toString writes them (1.0E-4, from the Spring Boot starter)
+            return quantity.group(1) != null ? Double.parseDouble(quantity.group(1))
+                    : Double.parseDouble(quantity.group(2)) / 1000;
         }
         String placeholder = value.contains("${")
                 ? " (an unresolved ${...}: is the variable set, and org.apache.tomcat.util.digester.PROPERTY_SOURCE"
