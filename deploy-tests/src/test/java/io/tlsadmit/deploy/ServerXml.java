@@ -13,26 +13,36 @@ import org.w3c.dom.NodeList;
 import org.xml.sax.InputSource;
 import org.xml.sax.SAXException;
 
-/** The server.xml the compose image ships ({@code deploy/tomcat/server.xml}), read for the attributes others rely on. */
+/**
+ * A committed server.xml, read for the attributes others rely on: the compose image's ({@code deploy/tomcat/server.xml})
+ * unless another is named (Kubernetes: {@code deploy/k8s/server.xml}).
+ */
 final class ServerXml {
 
     static final String PATH = "deploy/tomcat/server.xml";
     static final String VALVE = "io.tlsadmit.tomcat.TlsAdmissionValve";
     static final String GATED_PROTOCOL = "io.tlsadmit.tomcat.AdmissionNioProtocol";
 
+    private final String path;
     private final Document document;
 
-    private ServerXml(Document document) {
+    private ServerXml(String path, Document document) {
+        this.path = path;
         this.document = document;
     }
 
     static ServerXml load() {
+        return load(PATH);
+    }
+
+    static ServerXml load(String path) {
         try {
             DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
             factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-            return new ServerXml(factory.newDocumentBuilder().parse(new InputSource(new StringReader(Repository.read(PATH)))));
+            return new ServerXml(path,
+                    factory.newDocumentBuilder().parse(new InputSource(new StringReader(Repository.read(path)))));
         } catch (ParserConfigurationException | SAXException e) {
-            throw new AssertionError(PATH + " is not well-formed XML: " + e.getMessage(), e);
+            throw new AssertionError(path + " is not well-formed XML: " + e.getMessage(), e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -44,7 +54,7 @@ final class ServerXml {
                 return valve;
             }
         }
-        throw new AssertionError(PATH + " has no " + VALVE);
+        throw new AssertionError(path + " has no " + VALVE);
     }
 
     /** The valve's attribute, or the valve's documented default when server.xml leaves it out. */
@@ -59,7 +69,7 @@ final class ServerXml {
                 return connector;
             }
         }
-        throw new AssertionError(PATH + " has no connector with protocol " + GATED_PROTOCOL);
+        throw new AssertionError(path + " has no connector with protocol " + GATED_PROTOCOL);
     }
 
     Element plainConnector() {
@@ -68,7 +78,12 @@ final class ServerXml {
                 return connector;
             }
         }
-        throw new AssertionError(PATH + " has no plain HTTP connector");
+        throw new AssertionError(path + " has no plain HTTP connector");
+    }
+
+    /** Every element, for checks that span the whole file (such as its ${...} placeholders). */
+    List<Element> allElements() {
+        return elements("*");
     }
 
     private List<Element> elements(String tag) {

@@ -3,6 +3,7 @@ package io.tlsadmit.tomcat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tlsadmit.testing.ConnectorSpec;
 import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;
 import io.tlsadmit.testing.TomcatServer;
@@ -40,6 +41,22 @@ class BadAttributeIT {
         try (broken) {
             TomcatStartException e = assertThrows(TomcatStartException.class, broken::start);
             assertTrue(e.catalinaOut().contains("metricsAllow must be CIDR ranges or a regular expression"), e.getMessage());
+        }
+    }
+
+    @Test
+    void cpusThatIsNeitherDecimalNorMillicoresFailsTheStartNamingTheAttribute() {
+        TomcatDistribution distribution = GatedTomcat.distribution();
+        TestKeystore keystore = GatedTomcat.keystore(distribution);
+        TomcatServer broken = GatedTomcat.base(distribution, "bad-cpus")
+                .connector(ConnectorSpec.https("gate", keystore).protocol(GatedTomcat.PROTOCOL).attribute("cpus", "1500 m"))
+                .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\"/>")
+                .startTimeout(Duration.ofSeconds(40))
+                .build();
+        try (broken) {
+            TomcatStartException e = assertThrows(TomcatStartException.class, broken::start);
+            assertTrue(e.catalinaOut().contains("cpus must be a number of CPUs (0 = detect), decimal (1.5) or in"
+                    + " millicores (1500m), was \"1500 m\""), e.getMessage());
         }
     }
 }

@@ -7,6 +7,8 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The connector attributes of {@code budget="adaptive"} as the user wrote them, turned into a wired
@@ -15,6 +17,14 @@ import java.util.OptionalLong;
  * Tomcat's start with it.
  */
 public final class AdaptiveSettings {
+
+    /**
+     * CPUs as decimal CPUs ({@code 1.5}) or as a Kubernetes CPU quantity in millicores ({@code 500m}): the
+     * Downward API hands a container's CPU request or limit over as a whole number of millicores only, so
+     * {@code cpus="${CPU_MILLICORES}m"} in server.xml takes it as the kubelet writes it.
+     */
+    private static final Pattern CPU_QUANTITY =
+            Pattern.compile("((?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?)|(\\d+(?:\\.\\d+)?|\\.\\d+)m");
 
     private String cpus;
     private String targetUtilization;
@@ -83,7 +93,7 @@ public final class AdaptiveSettings {
     public AdmissionController newController(OptionalDouble cap, OptionalLong burst) {
         AdmissionController controller = new AdmissionController();
         if (cpus != null) {
-            controller.setCpus(decimal(AdmissionController.CPUS, cpus, "a number of CPUs (0 = detect)"));
+            controller.setCpus(cpus(cpus));
         }
         if (targetUtilization != null) {
             controller.setTargetUtilization(decimal(AdmissionController.TARGET_UTILIZATION, targetUtilization,
@@ -121,6 +131,9 @@ public final class AdaptiveSettings {
         if (NativePeek.isAvailable()) {
             controller.allocation().setAffinity(NativePeek::allowedCpus);
         }
+        // the allocation was first read before cpus and the affinity probe were set: read it again, so that the
+        // start-up log line and JMX report what the first control period will plan for
+        controller.allocation().refresh();
         return controller;
     }
 
@@ -128,6 +141,20 @@ public final class AdaptiveSettings {
     public static String affinitySource() {
         return NativePeek.isAvailable() ? "sched_getaffinity (native-peek)"
                 : "Runtime.availableProcessors() (native-peek unavailable: " + NativePeek.unavailableReason() + ")";
+    }
+
+    static double cpus(String value) {
+        Matcher quantity = CPU_QUANTITY.matcher(value.trim());
+        if (quantity.matches()) {
+            // group 1: decimal CPUs, also as Double.toString writes them (1.0E-4, from the Spring Boot starter)
+            return quantity.group(1) != null ? Double.parseDouble(quantity.group(1))
+                    : Double.parseDouble(quantity.group(2)) / 1000;
+        }
+        String placeholder = value.contains("${")
+                ? " (an unresolved ${...}: is the variable set, and org.apache.tomcat.util.digester.PROPERTY_SOURCE"
+                + " set to org.apache.tomcat.util.digester.EnvironmentPropertySource?)" : "";
+        throw new IllegalArgumentException(AdmissionController.CPUS + " must be a number of CPUs (0 = detect), decimal"
+                + " (1.5) or in millicores (1500m), was \"" + value + "\"" + placeholder);
     }
 
     private static double decimal(String attribute, String value, String meaning) {

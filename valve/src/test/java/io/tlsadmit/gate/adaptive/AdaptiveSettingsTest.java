@@ -50,7 +50,30 @@ class AdaptiveSettingsTest {
         assertEquals(2, controller.getMinFullHandshakesPerSecond());
         assertEquals(20, controller.getQueueDelayTarget());
         assertEquals(3000, controller.getInitialFullHandshakeCost());
+        assertEquals(1.5, controller.cpusAllocated(), "cpus overrides detection from the start, before any tick");
         assertEquals(1.5, controller.allocation().refresh().cpus(), "cpus overrides detection");
+    }
+
+    @Test
+    void cpusTakesDecimalCpusOrKubernetesMillicores() {
+        // "1500m" is what server.xml's "${MILLICORES}m" becomes from the Downward API (divisor 1m: "1500")
+        for (String[] written : new String[][] {{"1500m", "1.5"}, {"500m", "0.5"}, {"250m", "0.25"}, {" 2 ", "2"},
+                {"1.5", "1.5"}, {".5", "0.5"}, {"2.", "2"}, {"0", "0"}, {"0m", "0"}, {"1m", "0.001"}, {"2.5m", "0.0025"},
+                {"1.0E-4", "0.0001"}, {"1e3", "1000"}}) {
+            GateSettings fresh = new GateSettings();
+            fresh.adaptive().setCpus(written[0]);
+            assertEquals(Double.parseDouble(written[1]), ((AdmissionController) fresh.newBudget()).getCpus(),
+                    written[0]);
+        }
+    }
+
+    @Test
+    void anUnresolvedPlaceholderInCpusSaysHowEnvironmentVariablesAreResolved() {
+        settings.adaptive().setCpus("${TLSADMIT_CPU_REQUEST_MILLICORES}m");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, settings::newBudget);
+        assertTrue(e.getMessage().startsWith("cpus must be a number of CPUs"), e.getMessage());
+        assertTrue(e.getMessage().contains("\"${TLSADMIT_CPU_REQUEST_MILLICORES}m\""), e.getMessage());
+        assertTrue(e.getMessage().contains("EnvironmentPropertySource"), e.getMessage());
     }
 
     @Test
@@ -64,7 +87,8 @@ class AdaptiveSettingsTest {
 
     @Test
     void badValuesAreRejectedNamingTheAttribute() {
-        assertRejected("cpus", AdaptiveSettings::setCpus, "two", "-1");
+        assertRejected("cpus", AdaptiveSettings::setCpus, "two", "-1", "-500m", "500 m", "500M", "1Ki", "1e3m", "m",
+                "1.5.0", "2000000", "0x10", "2d", "1E", "");
         assertRejected("targetUtilization", AdaptiveSettings::setTargetUtilization, "high", "0", "1.5");
         assertRejected("controlPeriod", AdaptiveSettings::setControlPeriod, "0.25", "5", "999999");
         assertRejected("minFullHandshakesPerSecond", AdaptiveSettings::setMinFullHandshakesPerSecond, "-2", "x");
