@@ -45,7 +45,8 @@ public class TlsAdmissionValve extends ValveBase {
     private String metricsAllow = "127\\.\\d+\\.\\d+\\.\\d+|::1|0:0:0:0:0:0:0:1";
     /** Who may read the metrics: CIDR ranges when the attribute is a list of them, else a regular expression. */
     private volatile Predicate<String> metricsReaders;
-    private String newSessionPolicy = "on";
+    private String newSessionPolicy = "off";
+    private String newSessionStatus = "429";
     /** Session-based admission; null when {@code newSessionPolicy="off"}. */
     private volatile NewSessionAdmission newSessions;
     private volatile PrometheusMeterRegistry registry;
@@ -65,13 +66,26 @@ public class TlsAdmissionValve extends ValveBase {
         this.metricsPath = metricsPath;
     }
 
-    /** {@code on} (default): while the budget is exhausted, requests that would start a new HTTP session get 503. */
+    /**
+     * {@code on}: while the budget is exhausted, requests that would start a new HTTP session are refused.
+     * Off by default: the gate's job is the handshake; refusing requests of admitted connections changes what
+     * the application answers, which an operator should ask for (valve/README.md).
+     */
     public String getNewSessionPolicy() {
         return newSessionPolicy;
     }
 
     public void setNewSessionPolicy(String policy) {
         this.newSessionPolicy = policy;
+    }
+
+    /** The status {@code newSessionPolicy} refuses with: {@code 429} (default, keeps the connection) or {@code 503}. */
+    public String getNewSessionStatus() {
+        return newSessionStatus;
+    }
+
+    public void setNewSessionStatus(String status) {
+        this.newSessionStatus = status;
     }
 
     public String getMetricsAllow() {
@@ -94,7 +108,8 @@ public class TlsAdmissionValve extends ValveBase {
         }
         metricsReaders = metricsReaders(metricsAllow);
         try {
-            newSessions = NewSessionAdmission.parse(newSessionPolicy) ? new NewSessionAdmission() : null;
+            int status = NewSessionAdmission.parseStatus(newSessionStatus);
+            newSessions = NewSessionAdmission.parse(newSessionPolicy) ? new NewSessionAdmission(status) : null;
         } catch (IllegalArgumentException e) {
             throw new LifecycleException("tlsadmit: valve attribute " + e.getMessage());
         }

@@ -42,4 +42,19 @@ class BadAttributeIT {
             assertTrue(e.catalinaOut().contains("metricsAllow must be CIDR ranges or a regular expression"), e.getMessage());
         }
     }
+
+    @Test
+    void invalidNewSessionStatusFailsTheStartNamingTheAttribute() {
+        TomcatDistribution distribution = GatedTomcat.distribution();
+        TestKeystore keystore = GatedTomcat.keystore(distribution);
+        TomcatServer broken = GatedTomcat.base(distribution, "bad-session-status")
+                .connector(GatedTomcat.gated("gate", keystore, "10", "20"))
+                .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\" newSessionPolicy=\"on\" newSessionStatus=\"500\"/>")
+                .startTimeout(Duration.ofSeconds(40))
+                .build();
+        try (broken) {
+            TomcatStartException e = assertThrows(TomcatStartException.class, broken::start);
+            assertTrue(e.catalinaOut().contains("newSessionStatus must be 429 or 503"), e.getMessage());
+        }
+    }
 }
