@@ -22,9 +22,11 @@ import org.apache.catalina.LifecycleException;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
+import org.apache.catalina.util.ServerInfo;
 import org.apache.catalina.valves.ValveBase;
 import org.apache.juli.logging.Log;
 import org.apache.juli.logging.LogFactory;
+import org.apache.tomcat.util.net.SecureNioChannel;
 
 /**
  * The gate's face in the container: {@code <Valve className="io.tlsadmit.tomcat.TlsAdmissionValve"/>}
@@ -38,6 +40,8 @@ public class TlsAdmissionValve extends ValveBase {
 
     public static final String VERDICT_ATTRIBUTE = "io.tlsadmit.verdict";
     public static final String HANDSHAKE_ATTRIBUTE = "io.tlsadmit.handshake";
+    /** The oldest Tomcat release the gate works on. */
+    public static final String MINIMUM_TOMCAT = "11.0.12";
     private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
     private static final Log log = LogFactory.getLog(TlsAdmissionValve.class);
 
@@ -114,6 +118,9 @@ public class TlsAdmissionValve extends ValveBase {
             throw new LifecycleException("tlsadmit: valve attribute " + e.getMessage());
         }
         List<ConnectorGate> found = findGates();
+        if (!found.isEmpty()) {
+            requireEngineHook();
+        }
         PrometheusMeterRegistry created = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         GateMetrics.bind(created, found);
         gates = found;
@@ -162,6 +169,23 @@ public class TlsAdmissionValve extends ValveBase {
             }
         }
         return List.copyOf(gates);
+    }
+
+    /**
+     * The gated channel binds the late gate and the session-creation switch to each engine in its override of
+     * {@code SecureNioChannel.createSSLEngine}, whose signature is Tomcat 11.0.12's. On an older release the
+     * override is never called and those defences would be silently off while the early gate still works, so
+     * the start fails instead. A look-up of one method, not a version string: it holds for vendor builds too.
+     */
+    static void requireEngineHook() throws LifecycleException {
+        try {
+            SecureNioChannel.class.getDeclaredMethod("createSSLEngine", String.class, List.class, List.class,
+                    List.class, List.class, List.class);
+        } catch (NoSuchMethodException e) {
+            throw new LifecycleException("tlsadmit: needs Tomcat " + MINIMUM_TOMCAT + " or later (its"
+                    + " SecureNioChannel.createSSLEngine, where the late gate is bound), this is "
+                    + ServerInfo.getServerInfo());
+        }
     }
 
     private Engine engine() throws LifecycleException {

@@ -1,17 +1,20 @@
 package io.tlsadmit.tomcat;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;
 import io.tlsadmit.testing.TomcatServer;
+import io.tlsadmit.testing.TomcatStartException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -26,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * every kind of resumption is admitted and new clients are refused before the handshake, and tickets and PSKs
  * another server issued are refused by the late gate. The jar is compiled against one Tomcat and dropped into
  * another's {@code lib/}: a method or class the gate uses that a release lacks fails here, at start or at the
- * first connection.
+ * first connection. A release older than {@link TlsAdmissionValve#MINIMUM_TOMCAT} must refuse to start instead.
  *
  * <p>Distributions: {@value #HOMES_PROPERTY}, comma-separated {@code CATALINA_HOME}s (the build passes the
  * oldest supported and the default; {@code bin/tomcat-matrix} passes every release it unpacked). With
@@ -59,6 +62,12 @@ class TomcatCompatibilityIT {
     private static void run(TomcatDistribution distribution) throws Exception {
         long started = System.nanoTime();
         try {
+            if (release(distribution.version()) < release(TlsAdmissionValve.MINIMUM_TOMCAT)) {
+                startIsRefused(distribution);
+                report(distribution, "REFUSED", started, "below " + TlsAdmissionValve.MINIMUM_TOMCAT
+                        + ": the start fails naming the minimum, as it must");
+                return;
+            }
             coreScenario(distribution);
             report(distribution, "PASS", started, "");
         } catch (Throwable e) {
@@ -85,6 +94,33 @@ class TomcatCompatibilityIT {
             assertTrue(Pattern.compile("Server version name:\\s+Apache Tomcat/" + Pattern.quote(distribution.version()) + "\\b")
                     .matcher(log).find(), "the distribution that ran is the one under test:\n" + tomcat.tail());
         }
+    }
+
+    /**
+     * Below the minimum the gate's channel hook does not exist (the late gate would be silently off): Tomcat must
+     * not start.
+     */
+    private static void startIsRefused(TomcatDistribution distribution) {
+        TestKeystore keystore = GatedTomcat.keystore(distribution);
+        TomcatServer old = GatedTomcat.base(distribution, "compat-" + distribution.version())
+                .connector(GatedTomcat.gated("gate", keystore, "1000", "1000"))
+                .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\"/>")
+                .startTimeout(Duration.ofSeconds(40))
+                .build();
+        try (old) {
+            TomcatStartException e = assertThrows(TomcatStartException.class, old::start);
+            assertTrue(e.catalinaOut().contains("tlsadmit: needs Tomcat " + TlsAdmissionValve.MINIMUM_TOMCAT + " or later"),
+                    e.getMessage());
+        }
+    }
+
+    /** 11.0.13 as 11_000_013, for ordering releases. */
+    private static long release(String version) {
+        long number = 0;
+        for (String part : version.split("\\.")) {
+            number = number * 1000 + Long.parseLong(part.replaceAll("\\D.*", ""));
+        }
+        return number;
     }
 
     private static void report(TomcatDistribution distribution, String result, long started, String reason) {
