@@ -14,8 +14,8 @@ import org.apache.catalina.connector.Response;
 
 /**
  * Session-based admission (Cherkasova and Phaal): while a connector's budget for new full handshakes
- * is exhausted, a request that would start a new HTTP session is answered {@code 503} with
- * {@code Retry-After}, and every request of an existing session passes. The server is out of room
+ * is exhausted, a request that would start a new HTTP session is answered {@code 429} (or {@code 503})
+ * with {@code Retry-After}, and every request of an existing session passes. The server is out of room
  * for new clients; a client that is already mid-session is the one whose work must not be lost.
  *
  * <p>"Would start a new session": the request has no valid session (no requested session id, or one
@@ -28,15 +28,25 @@ import org.apache.catalina.connector.Response;
  * <p>Exempt are requests on a connection that itself paid for a new full handshake: the gate admitted
  * that client with a token moments ago, and refusing its first request would throw away the most
  * expensive work the server did for it.
+ *
+ * <p>Why 429 by default: Tomcat closes the connection after a 503 ({@code Http11Processor.statusDropsConnection},
+ * Tomcat bug 68901), so a client refused that way has to open a new TLS connection to ask again, a
+ * resumption handshake per refusal. A 429 keeps the connection; the refused client asks again on it.
  */
 final class NewSessionAdmission {
 
     static final String ATTRIBUTE = "newSessionPolicy";
+    static final String STATUS_ATTRIBUTE = "newSessionStatus";
     private static final int MAX_RETRY_AFTER_SECONDS = 60;
     /** Bounds memory when a servlet mapped to "/" creates sessions under every path it serves. */
     static final int MAX_LEARNT_TARGETS = 10_000;
 
     private final Set<String> sessionStarters = ConcurrentHashMap.newKeySet();
+    private final int status;
+
+    NewSessionAdmission(int status) {
+        this.status = status;
+    }
 
     /** @throws IllegalArgumentException naming the attribute */
     static boolean parse(String value) {
@@ -48,12 +58,27 @@ final class NewSessionAdmission {
         };
     }
 
+    /**
+     * {@code 429} keeps the connection; {@code 503} is offered for a front end that acts on it (e.g. retries
+     * another server) and costs the client a new connection per refusal.
+     *
+     * @throws IllegalArgumentException naming the attribute
+     */
+    static int parseStatus(String value) {
+        String normalized = value == null ? "" : value.trim();
+        return switch (normalized) {
+            case "429" -> 429;
+            case "503" -> 503;
+            default -> throw new IllegalArgumentException(STATUS_ATTRIBUTE + " must be 429 or 503, was \"" + value + "\"");
+        };
+    }
+
     static boolean hasValidSession(Request request) {
         return request.getRequestedSessionId() != null && request.isRequestedSessionIdValid();
     }
 
     /**
-     * Answers a request without a valid session with 503 if it must be refused.
+     * Answers a request without a valid session with the refusal status if it must be refused.
      *
      * @return true if the request was answered and must not go further
      */
@@ -64,7 +89,7 @@ final class NewSessionAdmission {
         }
         ConnectorGate gate = protocol.gate();
         if (gate == null || gate.isObserving()) {
-            return false; // observing: nothing is refused, so no 503 either
+            return false; // observing: nothing is refused, so no refusal status either
         }
         HandshakeBudget budget = gate.budget();
         double tokens = budget.availableTokens();
@@ -75,7 +100,7 @@ final class NewSessionAdmission {
         if (target == null || !sessionStarters.contains(target)) {
             return false;
         }
-        response.setStatus(503);
+        response.setStatus(status);
         response.setHeader("Retry-After", Long.toString(retryAfterSeconds(tokens, budget.fullHandshakesPerSecond())));
         response.setContentType("text/plain; charset=utf-8");
         try (Writer writer = response.getWriter()) {

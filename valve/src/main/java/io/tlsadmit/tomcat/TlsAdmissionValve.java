@@ -22,9 +22,11 @@ import org.apache.catalina.LifecycleException;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
+import org.apache.catalina.util.ServerInfo;
 import org.apache.catalina.valves.ValveBase;
 import org.apache.juli.logging.Log;
 import org.apache.juli.logging.LogFactory;
+import org.apache.tomcat.util.net.SecureNioChannel;
 
 /**
  * The gate's face in the container: {@code <Valve className="io.tlsadmit.tomcat.TlsAdmissionValve"/>}
@@ -38,6 +40,8 @@ public class TlsAdmissionValve extends ValveBase {
 
     public static final String VERDICT_ATTRIBUTE = "io.tlsadmit.verdict";
     public static final String HANDSHAKE_ATTRIBUTE = "io.tlsadmit.handshake";
+    /** The oldest Tomcat release the gate works on. */
+    public static final String MINIMUM_TOMCAT = "11.0.12";
     private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
     private static final Log log = LogFactory.getLog(TlsAdmissionValve.class);
 
@@ -45,7 +49,8 @@ public class TlsAdmissionValve extends ValveBase {
     private String metricsAllow = "127\\.\\d+\\.\\d+\\.\\d+|::1|0:0:0:0:0:0:0:1";
     /** Who may read the metrics: CIDR ranges when the attribute is a list of them, else a regular expression. */
     private volatile Predicate<String> metricsReaders;
-    private String newSessionPolicy = "on";
+    private String newSessionPolicy = "off";
+    private String newSessionStatus = "429";
     /** Session-based admission; null when {@code newSessionPolicy="off"}. */
     private volatile NewSessionAdmission newSessions;
     private volatile PrometheusMeterRegistry registry;
@@ -65,13 +70,26 @@ public class TlsAdmissionValve extends ValveBase {
         this.metricsPath = metricsPath;
     }
 
-    /** {@code on} (default): while the budget is exhausted, requests that would start a new HTTP session get 503. */
+    /**
+     * {@code on}: while the budget is exhausted, requests that would start a new HTTP session are refused.
+     * Off by default: the gate's job is the handshake; refusing requests of admitted connections changes what
+     * the application answers, which an operator should ask for (valve/README.md).
+     */
     public String getNewSessionPolicy() {
         return newSessionPolicy;
     }
 
     public void setNewSessionPolicy(String policy) {
         this.newSessionPolicy = policy;
+    }
+
+    /** The status {@code newSessionPolicy} refuses with: {@code 429} (default, keeps the connection) or {@code 503}. */
+    public String getNewSessionStatus() {
+        return newSessionStatus;
+    }
+
+    public void setNewSessionStatus(String status) {
+        this.newSessionStatus = status;
     }
 
     public String getMetricsAllow() {
@@ -94,11 +112,15 @@ public class TlsAdmissionValve extends ValveBase {
         }
         metricsReaders = metricsReaders(metricsAllow);
         try {
-            newSessions = NewSessionAdmission.parse(newSessionPolicy) ? new NewSessionAdmission() : null;
+            int status = NewSessionAdmission.parseStatus(newSessionStatus);
+            newSessions = NewSessionAdmission.parse(newSessionPolicy) ? new NewSessionAdmission(status) : null;
         } catch (IllegalArgumentException e) {
             throw new LifecycleException("tlsadmit: valve attribute " + e.getMessage());
         }
         List<ConnectorGate> found = findGates();
+        if (!found.isEmpty()) {
+            requireEngineHook();
+        }
         PrometheusMeterRegistry created = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         GateMetrics.bind(created, found);
         gates = found;
@@ -147,6 +169,23 @@ public class TlsAdmissionValve extends ValveBase {
             }
         }
         return List.copyOf(gates);
+    }
+
+    /**
+     * The gated channel binds the late gate and the session-creation switch to each engine in its override of
+     * {@code SecureNioChannel.createSSLEngine}, whose signature is Tomcat 11.0.12's. On an older release the
+     * override is never called and those defences would be silently off while the early gate still works, so
+     * the start fails instead. A look-up of one method, not a version string: it holds for vendor builds too.
+     */
+    static void requireEngineHook() throws LifecycleException {
+        try {
+            SecureNioChannel.class.getDeclaredMethod("createSSLEngine", String.class, List.class, List.class,
+                    List.class, List.class, List.class);
+        } catch (NoSuchMethodException e) {
+            throw new LifecycleException("tlsadmit: needs Tomcat " + MINIMUM_TOMCAT + " or later (its"
+                    + " SecureNioChannel.createSSLEngine, where the late gate is bound), this is "
+                    + ServerInfo.getServerInfo());
+        }
     }
 
     private Engine engine() throws LifecycleException {

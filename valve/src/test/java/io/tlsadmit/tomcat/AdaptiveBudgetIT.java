@@ -71,7 +71,7 @@ class AdaptiveBudgetIT {
                         .attribute("minFullHandshakesPerSecond", "5"))
                 .connector(adaptive("sessions"))
                 .connector(adaptive("slow-clients").attribute("queueDelayTarget", Long.toString(SLOW_CLIENT_TARGET_MILLIS)))
-                .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\"/>")
+                .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\" newSessionPolicy=\"on\"/>")
                 .build()
                 .start();
         adaptivePort = tomcat.port("adaptive");
@@ -302,12 +302,12 @@ class AdaptiveBudgetIT {
             assertTrue(existing.body().contains("handshake=RESUMED"), existing.body());
 
             HttpResponse<String> newSession = send(tls, "/attributes.jsp", null);
-            assertEquals(503, newSession.statusCode(), newSession.body());
+            assertEquals(429, newSession.statusCode(), newSession.body());
             long retryAfter = Long.parseLong(newSession.headers().firstValue("Retry-After").orElseThrow());
             assertEquals(60, retryAfter, "no token will come at rate 0: the longest advice");
 
             HttpResponse<String> expired = send(tls, "/attributes.jsp", "JSESSIONID=0123456789ABCDEF0123456789ABCDEF");
-            assertEquals(503, expired.statusCode(), "an unknown session id starts a new session");
+            assertEquals(429, expired.statusCode(), "an unknown session id starts a new session");
 
             HttpResponse<String> sessionless = send(tls, "/index.html", null);
             assertEquals(200, sessionless.statusCode(), "a request that starts no session is no new session");

@@ -1,47 +1,41 @@
 package io.tlsadmit.tomcat;
 
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tlsadmit.testing.ConnectorSpec;
 import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;
-import io.tlsadmit.testing.TomcatServer;
 import io.tlsadmit.testing.TomcatStartException;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** A configuration mistake stops Tomcat at start, with a message that names the attribute. */
 class BadAttributeIT {
 
+    private final TomcatDistribution distribution = GatedTomcat.distribution();
+    private final TestKeystore keystore = GatedTomcat.keystore(distribution);
+
     @Test
     void invalidConnectorAttributeFailsTheStartNamingTheAttribute() {
-        TomcatDistribution distribution = GatedTomcat.distribution();
-        TestKeystore keystore = GatedTomcat.keystore(distribution);
-        TomcatServer broken = GatedTomcat.base(distribution, "bad-attribute")
+        TomcatStartException e = GatedTomcat.failedStart(GatedTomcat.base(distribution, "bad-attribute")
                 .connector(GatedTomcat.gated("gate", keystore, "fast", "20"))
-                .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\"/>")
-                .startTimeout(Duration.ofSeconds(40))
-                .build();
-        try (broken) {
-            TomcatStartException e = assertThrows(TomcatStartException.class, broken::start);
-            assertTrue(e.catalinaOut().contains("maxFullHandshakesPerSecond must be a decimal number"), e.getMessage());
-        }
+                .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\"/>"));
+        assertTrue(e.catalinaOut().contains("maxFullHandshakesPerSecond must be a decimal number"), e.getMessage());
     }
 
     @Test
     void invalidValveAttributeFailsTheStartNamingTheAttribute() {
-        TomcatDistribution distribution = GatedTomcat.distribution();
-        TestKeystore keystore = GatedTomcat.keystore(distribution);
-        TomcatServer broken = GatedTomcat.base(distribution, "bad-valve-attribute")
+        TomcatStartException e = GatedTomcat.failedStart(GatedTomcat.base(distribution, "bad-valve-attribute")
                 .connector(GatedTomcat.gated("gate", keystore, "10", "20"))
-                .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\" metricsAllow=\"127.(\"/>")
-                .startTimeout(Duration.ofSeconds(40))
-                .build();
-        try (broken) {
-            TomcatStartException e = assertThrows(TomcatStartException.class, broken::start);
-            assertTrue(e.catalinaOut().contains("metricsAllow must be CIDR ranges or a regular expression"), e.getMessage());
-        }
+                .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\" metricsAllow=\"127.(\"/>"));
+        assertTrue(e.catalinaOut().contains("metricsAllow must be CIDR ranges or a regular expression"), e.getMessage());
+    }
+
+    @Test
+    void invalidNewSessionStatusFailsTheStartNamingTheAttribute() {
+        TomcatStartException e = GatedTomcat.failedStart(GatedTomcat.base(distribution, "bad-session-status")
+                .connector(GatedTomcat.gated("gate", keystore, "10", "20"))
+                .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\" newSessionPolicy=\"on\" newSessionStatus=\"500\"/>"));
+        assertTrue(e.catalinaOut().contains("newSessionStatus must be 429 or 503"), e.getMessage());
     }
 
     @Test

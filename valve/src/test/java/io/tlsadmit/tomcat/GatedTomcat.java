@@ -1,9 +1,12 @@
 package io.tlsadmit.tomcat;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import io.tlsadmit.testing.ConnectorSpec;
 import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;
 import io.tlsadmit.testing.TomcatServer;
+import io.tlsadmit.testing.TomcatStartException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -71,6 +74,14 @@ final class GatedTomcat {
                 .catalinaOpt("-Xmx256m")
                 .catalinaOpt("-XX:TieredStopAtLevel=1")
                 .jmx();
+    }
+
+    /** Starts a server that must fail to start, and returns how it failed (with all it logged). */
+    static TomcatStartException failedStart(TomcatServer.Builder builder) {
+        TomcatServer broken = builder.startTimeout(Duration.ofSeconds(40)).build();
+        try (broken) {
+            return assertThrows(TomcatStartException.class, broken::start);
+        }
     }
 
     /** The gate MBean of the connector on this port. */

@@ -26,4 +26,12 @@ class NewSessionAdmissionTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> NewSessionAdmission.parse("maybe"));
         assertTrue(e.getMessage().startsWith("newSessionPolicy "), e.getMessage());
     }
+
+    @Test
+    void statusIs429Or503() {
+        assertEquals(429, NewSessionAdmission.parseStatus("429"));
+        assertEquals(503, NewSessionAdmission.parseStatus(" 503 "));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> NewSessionAdmission.parseStatus("500"));
+        assertTrue(e.getMessage().startsWith("newSessionStatus "), e.getMessage());
+    }
 }
