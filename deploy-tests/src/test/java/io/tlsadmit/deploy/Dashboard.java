@@ -14,6 +14,12 @@ import java.util.regex.Pattern;
 final class Dashboard {
 
     static final String PATH = "deploy/grafana/dashboards/tlsadmit.json";
+    /** The import input Grafana asks for, and the datasource variable a provisioned copy resolves it with. */
+    static final String DATASOURCE_INPUT = "DS_PROMETHEUS";
+    /** What every panel and query names as its datasource. */
+    static final String DATASOURCE_REFERENCE = "${" + DATASOURCE_INPUT + "}";
+    /** The template variables every query must select by. */
+    static final List<String> SELECTING_VARIABLES = List.of("job", "instance", "connector");
     /** Metric names in PromQL: tlsadmit's own (every other identifier in our queries is a label or function). */
     private static final Pattern METRIC = Pattern.compile("\\btlsadmit_[a-z0-9_]+\\b");
 
@@ -47,6 +53,33 @@ final class Dashboard {
             panel.path("targets").forEach(target -> expressions.add(target.path("expr").asText()));
         }
         return expressions;
+    }
+
+    /** The template variable called {@code name}, or a missing node. */
+    JsonNode variable(String name) {
+        for (JsonNode variable : json.path("templating").path("list")) {
+            if (name.equals(variable.path("name").asText())) {
+                return variable;
+            }
+        }
+        return json.path("templating").path("no such variable " + name);
+    }
+
+    /**
+     * Each selector of a tlsadmit metric in {@code expression}, as {@code name{labels}}; a metric without
+     * braces gives {@code name} alone.
+     */
+    static List<String> selectors(String expression) {
+        List<String> selectors = new ArrayList<>();
+        Matcher metric = METRIC.matcher(expression);
+        while (metric.find()) {
+            int end = metric.end();
+            if (end < expression.length() && expression.charAt(end) == '{') {
+                end = expression.indexOf('}', end) + 1;
+            }
+            selectors.add(expression.substring(metric.start(), end));
+        }
+        return selectors;
     }
 
     /** Every metric name some panel queries, as it appears in a scrape (counters with _total, summaries with _sum). */

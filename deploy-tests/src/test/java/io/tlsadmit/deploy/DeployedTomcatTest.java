@@ -126,7 +126,7 @@ class DeployedTomcatTest {
     }
 
     @Test
-    void everyMetricTheDashboardQueriesIsExportedByTheValve() throws Exception {
+    void everyMetricTheDashboardAndTheAlertsReadIsExportedByTheValve() throws Exception {
         // one finished handshake, so that every counter family has been written at least once
         assertEquals(200, OpenSslClient.to(tomcat.port("tls"), keystore).path("/node.jsp").run().httpStatus());
 
@@ -141,6 +141,15 @@ class DeployedTomcatTest {
         missing.removeAll(exported);
         assertTrue(missing.isEmpty(), () -> "the dashboard queries metrics the valve does not export: " + missing
                 + "\nexported: " + exported);
+        Set<String> unknown = new TreeSet<>(AlertRules.metricNames());
+        unknown.removeAll(exported);
+        assertTrue(unknown.isEmpty(), () -> "the alert rules read metrics the valve does not export: " + unknown);
+        // the dashboard's Connector variable selects by this label: a series without it could not be told apart
+        for (String line : scrape.body().split("\n")) {
+            if (line.startsWith("tlsadmit_")) {
+                assertTrue(line.contains("connector=\""), "a series without its connector: " + line);
+            }
+        }
     }
 
     @Test

@@ -5,11 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Grafana's provisioning files and the dashboard: they fit together and show what operators need. */
 class GrafanaProvisioningTest {
@@ -19,22 +23,93 @@ class GrafanaProvisioningTest {
 
     private final Dashboard dashboard = Dashboard.load();
 
+    /**
+     * Importable into an existing Grafana: the import dialog asks for a Prometheus datasource
+     * ({@code __inputs}) and writes its uid wherever the dashboard says {@code ${DS_PROMETHEUS}}: every
+     * panel, every query and every query variable.
+     */
     @Test
-    void everyQueryUsesTheProvisionedPrometheusDatasource() {
-        Map<?, ?> datasource = (Map<?, ?>) ((List<?>) ComposeFile.yaml(Repository.read(DATASOURCES)).get("datasources")).get(0);
-        assertEquals("prometheus", datasource.get("type"));
-        assertEquals("http://prometheus:9090", datasource.get("url"));
-        assertTrue(ComposeFile.load().services().containsKey("prometheus"));
+    void everyPanelQueryAndVariableReadsTheDatasourceTheImportAsksFor() {
+        JsonNode inputs = dashboard.json().path("__inputs");
+        assertEquals(1, inputs.size(), inputs::toString);
+        assertEquals(Dashboard.DATASOURCE_INPUT, inputs.get(0).path("name").asText());
+        assertEquals("datasource", inputs.get(0).path("type").asText());
+        assertEquals("prometheus", inputs.get(0).path("pluginId").asText());
 
-        Object uid = datasource.get("uid");
         for (JsonNode panel : dashboard.panels()) {
-            assertEquals(uid, panel.path("datasource").path("uid").asText(), panel.path("title").asText());
+            assertDatasource(panel.path("datasource"), panel.path("title").asText());
             assertFalse(panel.path("targets").isEmpty(), panel.path("title") + " has no query");
             for (JsonNode target : panel.path("targets")) {
-                assertEquals(uid, target.path("datasource").path("uid").asText(), panel.path("title").asText());
+                assertDatasource(target.path("datasource"), panel.path("title").asText());
                 assertFalse(target.path("expr").asText().isBlank(), panel.path("title") + " has an empty query");
             }
         }
+        for (String name : Dashboard.SELECTING_VARIABLES) {
+            JsonNode variable = dashboard.variable(name);
+            assertEquals("query", variable.path("type").asText(), name);
+            assertDatasource(variable.path("datasource"), "variable " + name);
+            assertTrue(variable.path("includeAll").asBoolean() && variable.path("multi").asBoolean(), name);
+            assertEquals(".*", variable.path("allValue").asText(), name + ": All must match every value");
+            assertTrue(variable.path("query").path("query").asText().startsWith("label_values("), name);
+        }
+    }
+
+    /**
+     * Provisioning does not fill in {@code __inputs}: there {@code ${DS_PROMETHEUS}} is the dashboard's own
+     * datasource variable of that name, which with no value chosen takes the default datasource of its type.
+     * The provisioned Prometheus must be that default, and the only one.
+     */
+    @Test
+    void theProvisionedCopyResolvesItsDatasourceVariableToThePrometheusOfTheStack() {
+        JsonNode variable = dashboard.variable(Dashboard.DATASOURCE_INPUT);
+        assertEquals("datasource", variable.path("type").asText(), "no datasource variable " + Dashboard.DATASOURCE_INPUT);
+        assertEquals("prometheus", variable.path("query").asText());
+        assertTrue(variable.path("current").isEmpty() || variable.path("current").path("value").asText().isEmpty(),
+                "a fixed value would name a datasource other Grafanas do not have: " + variable.path("current"));
+
+        List<?> datasources = (List<?>) ComposeFile.yaml(Repository.read(DATASOURCES)).get("datasources");
+        List<Map<?, ?>> prometheus = datasources.stream().<Map<?, ?>>map(d -> (Map<?, ?>) d)
+                .filter(d -> "prometheus".equals(d.get("type"))).toList();
+        assertEquals(1, prometheus.size(), datasources::toString);
+        assertEquals(true, prometheus.get(0).get("isDefault"), "the variable's default must be the stack's Prometheus");
+        assertEquals("http://prometheus:9090", prometheus.get(0).get("url"));
+        assertTrue(ComposeFile.load().services().containsKey("prometheus"));
+    }
+
+    /** Every selector of every query takes the job, instance and connector chosen at the top of the dashboard. */
+    @Test
+    void everyQuerySelectsByJobInstanceAndConnector() {
+        for (String expression : dashboard.expressions()) {
+            List<String> selectors = Dashboard.selectors(expression);
+            assertFalse(selectors.isEmpty(), "no tlsadmit metric in " + expression);
+            for (String selector : selectors) {
+                for (String variable : Dashboard.SELECTING_VARIABLES) {
+                    assertTrue(selector.contains(variable + "=~\"$" + variable + "\""),
+                            selector + " does not select by $" + variable + " in " + expression);
+                }
+            }
+        }
+    }
+
+    /** Each query is PromQL Prometheus accepts once Grafana has put in its variables. */
+    @Test
+    void everyQueryParsesAsPromql(@TempDir Path work) throws IOException {
+        StringBuilder rules = new StringBuilder("groups:\n  - name: dashboard\n    rules:\n");
+        int i = 0;
+        for (String expression : dashboard.expressions()) {
+            String promql = expression.replace("$__rate_interval", "1m").replaceAll("\\$[a-z_]+", ".*");
+            rules.append("      - record: dashboard:query").append(i++).append('\n')
+                    .append("        expr: '").append(promql.replace("'", "''")).append("'\n");
+        }
+        Path file = work.resolve("dashboard-queries.yml");
+        Files.writeString(file, rules);
+        Command check = Command.run("promtool", "check", "rules", file.toString());
+        assertTrue(check.succeeded(), () -> check + "\n" + rules);
+    }
+
+    private static void assertDatasource(JsonNode datasource, String where) {
+        assertEquals("prometheus", datasource.path("type").asText(), where);
+        assertEquals(Dashboard.DATASOURCE_REFERENCE, datasource.path("uid").asText(), where);
     }
 
     @Test
@@ -42,11 +117,17 @@ class GrafanaProvisioningTest {
         Set<String> names = dashboard.metricNames();
         for (String needed : List.of("tlsadmit_handshakes_total", "tlsadmit_connections_total",
                 "tlsadmit_budget_full_handshakes_per_second", "tlsadmit_cpus_allocated", "tlsadmit_cpus_requested",
-                "tlsadmit_mispredictions_total")) {
+                "tlsadmit_mispredictions_total", "tlsadmit_late_refusals_total", "tlsadmit_would_refuse_total",
+                "tlsadmit_handshake_cpu_seconds_bucket", "tlsadmit_full_handshake_cost_seconds")) {
             assertTrue(names.contains(needed), "no panel shows " + needed + "; panels read " + names);
         }
         assertTrue(dashboard.expressions().stream().anyMatch(e -> e.contains("tlsadmit_handshakes_total")
                 && e.contains("by (kind")), "no panel splits handshakes by kind");
+        assertTrue(dashboard.expressions().stream().anyMatch(e -> e.contains("tlsadmit_budget_full_handshakes_per_second")
+                && e.contains("connector)")), "no panel shows each connector's budget apart");
+        assertTrue(dashboard.expressions().stream().anyMatch(e -> e.startsWith("histogram_quantile(")
+                && e.contains("tlsadmit_handshake_cpu_seconds_bucket") && e.contains("by (le")),
+                "no panel computes a handshake CPU percentile from the histogram's buckets");
         assertTrue(dashboard.expressions().stream().anyMatch(e -> e.contains("tlsadmit_connections_total")
                 && e.contains("by (decision")), "no panel splits connections into admitted and refused");
     }

@@ -453,10 +453,12 @@ public final class Experiment {
 
     private static String budgetRate(RubisServer server) {
         for (String line : server.scrapeMetrics().split("\n")) {
-            if (line.startsWith("tlsadmit_budget_full_handshakes_per_second ")) {
+            // one gated connector: its series carries a connector label
+            if (line.startsWith("tlsadmit_budget_full_handshakes_per_second{")
+                    || line.startsWith("tlsadmit_budget_full_handshakes_per_second ")) {
                 try {
                     return String.format(Locale.ROOT, "%.1f",
-                            Double.parseDouble(line.substring(line.indexOf(' ') + 1).strip()));
+                            Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1).strip()));
                 } catch (NumberFormatException e) {
                     return "";
                 }

@@ -6,10 +6,11 @@ import io.tlsadmit.gate.ConnectorGate;
 import java.util.List;
 
 /**
- * The gate's meters (the {@code tlsadmit_*} families of valve/README.md, summed over the given gates) for
- * a registry the host application owns, e.g. Spring Boot's. Micrometer holds the objects behind function
- * meters weakly: the list of gates is this binder's own, so keep the binder reachable as long as the
- * meters should report.
+ * The gate's meters (the {@code tlsadmit_*} families of valve/README.md, one series per gate, labelled
+ * {@code connector}) for a registry the host application owns, e.g. Spring Boot's. In a
+ * {@code PrometheusMeterRegistry} handshake CPU is a histogram; elsewhere a timer with count and total.
+ * Micrometer holds the objects behind function meters weakly: keep the binder, which holds the gates,
+ * reachable as long as the meters should report.
  */
 public final class GateMeterBinder implements MeterBinder {
 

@@ -21,10 +21,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Micrometer meters over the counters of the gates of one Tomcat service. Every meter is a function
- * of the gates' own counters (summed over connectors), so the hot path never touches Micrometer.
+ * Micrometer meters over the counters of the gates of one Tomcat service, one series per connector
+ * (label {@code connector}, the connector's name as Tomcat logs it): connectors have budgets of their
+ * own, and a sum would hide which one refuses. Every meter is a function of the gate's own counters,
+ * so the hot path never touches Micrometer.
  */
 final class GateMetrics {
+
+    /** The label that tells connectors apart, on every family. */
+    static final String CONNECTOR = "connector";
 
     private static final String HANDSHAKES = "Handshakes by truth and version, counted when the server sends its first"
             + " flight (a certificate sent is a full handshake done, whether or not the client finishes)";
@@ -33,21 +38,28 @@ final class GateMetrics {
     }
 
     static void bind(MeterRegistry registry, List<ConnectorGate> gates) {
+        for (ConnectorGate gate : gates) {
+            bind(registry, gate);
+        }
+        AdaptiveMetrics.bind(registry, gates);
+    }
+
+    private static void bind(MeterRegistry registry, ConnectorGate gate) {
         for (Verdict verdict : Verdict.values()) {
             for (Decision decision : Decision.values()) {
                 if (canHappen(verdict, decision)) {
-                    counter(registry, gates, "tlsadmit.connections", "TLS connections by ClientHello verdict and gate decision",
+                    counter(registry, gate, "tlsadmit.connections", "TLS connections by ClientHello verdict and gate decision",
                             c -> c.connections(verdict, decision), "verdict", verdict.name(), "decision", decision.label());
                 }
             }
             if (verdict.isHandshake()) {
-                counter(registry, gates, "tlsadmit.mispredictions",
+                counter(registry, gate, "tlsadmit.mispredictions",
                         "Handshakes whose truth (ServerHello) differed from the ClientHello verdict",
                         c -> c.mispredictions(verdict), "verdict", verdict.name());
             }
             if (verdict.isResumption() || verdict == Verdict.NEW) {
                 for (LateRefusal stage : LateRefusal.values()) {
-                    counter(registry, gates, "tlsadmit.late.refusals",
+                    counter(registry, gate, "tlsadmit.late.refusals",
                             "Handshakes refused inside the engine: a predicted resumption (or an allowed renegotiation,"
                                     + " verdict NEW) needed a full handshake the budget had no token for",
                             c -> c.lateRefusals(verdict, stage), "verdict", verdict.name(), "stage", stage.label());
@@ -56,58 +68,57 @@ final class GateMetrics {
         }
         for (Initiator initiator : Initiator.values()) {
             for (Decision decision : Decision.values()) {
-                counter(registry, gates, "tlsadmit.renegotiations", "TLS 1.2 renegotiations by who started them and what the gate did",
+                counter(registry, gate, "tlsadmit.renegotiations", "TLS 1.2 renegotiations by who started them and what the gate did",
                         c -> c.renegotiations(initiator, decision), "initiator", initiator.label(), "decision", decision.label());
             }
         }
         for (Verdict verdict : Verdict.values()) {
-            counter(registry, gates, "tlsadmit.would.refuse",
+            counter(registry, gate, "tlsadmit.would.refuse",
                     "mode=observe: connections the gate would have refused (early or late, or closed as slow hellos:"
                             + " INCOMPLETE) and let through", c -> c.wouldRefusals(verdict), "verdict", verdict.name());
         }
-        counter(registry, gates, "tlsadmit.bypassed", "Connections from bypassAddresses, admitted without a decision",
+        counter(registry, gate, "tlsadmit.bypassed", "Connections from bypassAddresses, admitted without a decision",
                 GateCounters::bypassedConnections);
-        counter(registry, gates, "tlsadmit.session.grace",
+        counter(registry, gate, "tlsadmit.session.grace",
                 "New connections admitted on credit because their host was admitted a moment ago (one page, several connections)",
                 GateCounters::sessionGraceAdmissions);
         for (Decision decision : Decision.values()) {
-            counter(registry, gates, "tlsadmit.distrusted.offers",
+            counter(registry, gate, "tlsadmit.distrusted.offers",
                     "Offers to resume (ticket, PSK) from sources that keep making false ones, by early-gate decision",
                     c -> c.distrustedOffers(decision), "decision", decision.label());
         }
         for (SlowHelloReason reason : SlowHelloReason.values()) {
-            counter(registry, gates, "tlsadmit.slow.hellos.closed",
+            counter(registry, gate, "tlsadmit.slow.hellos.closed",
                     "Connections closed while waiting for their ClientHello, by the limit that closed them",
                     c -> c.slowHellos(reason), "reason", reason.label());
         }
-        Gauge.builder("tlsadmit.hellos.pending", gates, g -> sum(g, gate -> gate.pendingHellos().size()))
-                .description("Connections accepted whose ClientHello is not decided yet").register(registry);
-        Gauge.builder("tlsadmit.distrusted.sources", gates,
-                        g -> sum(g, gate -> gate.falseResumptions().distrustedSources(System.nanoTime())))
-                .description("Sources (IPv4 /24, IPv6 /64) whose offers to resume are distrusted now").register(registry);
+        gauge(registry, gate, "tlsadmit.hellos.pending", "Connections accepted whose ClientHello is not decided yet",
+                g -> g.pendingHellos().size());
+        gauge(registry, gate, "tlsadmit.distrusted.sources",
+                "Sources (IPv4 /24, IPv6 /64) whose offers to resume are distrusted now",
+                g -> g.falseResumptions().distrustedSources(System.nanoTime()));
         int[] versions = GateCounters.countedVersions();
         for (HandshakeKind kind : HandshakeKind.values()) {
             for (int version : versions) {
-                counter(registry, gates, "tlsadmit.handshakes", HANDSHAKES,
+                counter(registry, gate, "tlsadmit.handshakes", HANDSHAKES,
                         c -> c.handshakes(kind, version), "kind", kind.name().toLowerCase(Locale.ROOT),
                         "version", TlsVersion.name(version));
             }
-            counter(registry, gates, "tlsadmit.handshakes", HANDSHAKES,
+            counter(registry, gate, "tlsadmit.handshakes", HANDSHAKES,
                     c -> c.handshakes(kind, GateCounters.OTHER_VERSION), "kind", kind.name().toLowerCase(Locale.ROOT),
                     "version", "other");
         }
-        Gauge.builder("tlsadmit.budget.tokens", gates, g -> sum(g, gate -> gate.budget().availableTokens()))
-                .description("Tokens for new full handshakes available now").register(registry);
-        Gauge.builder("tlsadmit.budget.full.handshakes.per.second", gates,
-                        g -> sum(g, gate -> gate.budget().fullHandshakesPerSecond()))
-                .description("Refill rate of the full-handshake budget").register(registry);
-        FunctionCounter.builder("tlsadmit.budget.refills", gates, g -> sum(g, GateMetrics::refilledTokens))
-                .description("Tokens added to the budget by time (usable refills)").register(registry);
-        FunctionTimer.builder("tlsadmit.classification", gates,
-                        g -> (long) sum(g, gate -> gate.counters().classifications()),
-                        g -> sum(g, gate -> gate.counters().classificationNanos()), TimeUnit.NANOSECONDS)
-                .description("Time from accept to the gate's decision on the ClientHello").register(registry);
-        AdaptiveMetrics.bind(registry, gates);
+        gauge(registry, gate, "tlsadmit.budget.tokens", "Tokens for new full handshakes available now",
+                g -> g.budget().availableTokens());
+        gauge(registry, gate, "tlsadmit.budget.full.handshakes.per.second", "Refill rate of the full-handshake budget",
+                g -> g.budget().fullHandshakesPerSecond());
+        FunctionCounter.builder("tlsadmit.budget.refills", gate, GateMetrics::refilledTokens)
+                .description("Tokens added to the budget by time (usable refills)").tag(CONNECTOR, gate.name())
+                .register(registry);
+        FunctionTimer.builder("tlsadmit.classification", gate, g -> g.counters().classifications(),
+                        g -> g.counters().classificationNanos(), TimeUnit.NANOSECONDS)
+                .description("Time from accept to the gate's decision on the ClientHello").tag(CONNECTOR, gate.name())
+                .register(registry);
     }
 
     private static boolean canHappen(Verdict verdict, Decision decision) {
@@ -124,17 +135,14 @@ final class GateMetrics {
         return gate.budget() instanceof StaticBudget budget ? budget.bucket().refilledTokens() : 0;
     }
 
-    private static void counter(MeterRegistry registry, List<ConnectorGate> gates, String name, String description,
+    private static void counter(MeterRegistry registry, ConnectorGate gate, String name, String description,
             ToDoubleFunction<GateCounters> count, String... tags) {
-        FunctionCounter.builder(name, gates, g -> sum(g, gate -> count.applyAsDouble(gate.counters())))
-                .description(description).tags(tags).register(registry);
+        FunctionCounter.builder(name, gate, g -> count.applyAsDouble(g.counters()))
+                .description(description).tag(CONNECTOR, gate.name()).tags(tags).register(registry);
     }
 
-    private static double sum(List<ConnectorGate> gates, ToDoubleFunction<ConnectorGate> value) {
-        double sum = 0;
-        for (ConnectorGate gate : gates) {
-            sum += value.applyAsDouble(gate);
-        }
-        return sum;
+    private static void gauge(MeterRegistry registry, ConnectorGate gate, String name, String description,
+            ToDoubleFunction<ConnectorGate> value) {
+        Gauge.builder(name, gate, value).description(description).tag(CONNECTOR, gate.name()).register(registry);
     }
 }

@@ -56,6 +56,8 @@ class AdaptiveBudgetIT {
     private static int sessionsPort;
     private static int slowClientsPort;
     private static HttpClient metricsClient;
+    /** The {@code connector} label of the connector on adaptivePort: each connector has its own series. */
+    private static String adaptiveConnector;
 
     @TempDir
     static Path sessions;
@@ -79,6 +81,7 @@ class AdaptiveBudgetIT {
         closedPort = tomcat.port("closed");
         sessionsPort = tomcat.port("sessions");
         slowClientsPort = tomcat.port("slow-clients");
+        adaptiveConnector = GatedTomcat.gate(tomcat, adaptivePort).getConnector();
         metricsClient = HttpClient.newBuilder().sslContext(keystore.clientContext("TLSv1.3"))
                 .connectTimeout(Duration.ofSeconds(5)).build();
     }
@@ -114,10 +117,13 @@ class AdaptiveBudgetIT {
         assertTrue(metrics.has("tlsadmit_cpus_requested"), metrics.text());
         assertTrue(metrics.has("tlsadmit_budget_full_handshakes_per_second"), metrics.text());
         assertTrue(metrics.has("tlsadmit_cpus_busy"), metrics.text());
-        double guard = metrics.value("tlsadmit_budget_guard_factor");
+        assertTrue(metrics.has("tlsadmit_full_handshake_cost_seconds"), metrics.text());
+        double guard = adaptive(metrics, "tlsadmit_budget_guard_ratio");
         assertTrue(guard > 0 && guard <= 1, metrics.text());
-        assertTrue(metrics.value("tlsadmit_cpus_allocated") > 0, metrics.text());
-        assertEquals(budget.getCpusAllocated(), metrics.value("tlsadmit_cpus_allocated"), 1e-9);
+        assertEquals(guard, adaptive(metrics, "tlsadmit_budget_guard_factor"), "the deprecated name, same value");
+        assertTrue(adaptive(metrics, "tlsadmit_cpus_allocated") > 0, metrics.text());
+        assertEquals(budget.getCpusAllocated(), adaptive(metrics, "tlsadmit_cpus_allocated"), 1e-9);
+        assertEquals(5, metrics.series("tlsadmit_cpus_allocated"), "one series per adaptive connector");
     }
 
     @Test
@@ -139,6 +145,21 @@ class AdaptiveBudgetIT {
                 / metrics.value(cpu + "_count", "kind", "full", "version", "TLSv1.3");
         // Thread CPU of a real RSA-2048 handshake: far above zero, far below a second.
         assertTrue(fullSeconds > 20e-6 && fullSeconds < 1, "mean full TLS 1.3 handshake CPU " + fullSeconds + " s");
+        // A histogram: every handshake in +Inf, as many as counted; the controller's smoothed cost beside it.
+        assertEquals(metrics.value(cpu + "_count", "kind", "full", "version", "TLSv1.3"),
+                metrics.value(cpu + "_bucket", "kind", "full", "version", "TLSv1.3", "le", "+Inf"), metrics.text());
+        assertTrue(metrics.value(cpu + "_bucket", "kind", "full", "version", "TLSv1.3", "le", "1.0") >= 1, metrics.text());
+        double cost = adaptive(metrics, "tlsadmit_full_handshake_cost_seconds");
+        assertTrue(cost > 20e-6 && cost < 1, "smoothed full-handshake cost " + cost + " s");
+    }
+
+    /** Prometheus's linter on the live exposition of adaptive connectors with measured handshakes. */
+    @Test
+    void promtoolFindsNothingToCriticiseInTheLiveScrape() throws Exception {
+        assertTrue(OpenSslClient.to(adaptivePort, keystore).tls13().run().fullHandshake());
+        PrometheusScrape metrics = scrape();
+        assertTrue(metrics.has("tlsadmit_handshake_cpu_seconds_bucket"), metrics.text());
+        Promtool.checkMetrics(metrics.text());
     }
 
     @Test
@@ -147,21 +168,21 @@ class AdaptiveBudgetIT {
         long pid = tomcat.pid();
         AdaptiveBudgetMXBean budget = adaptiveBudget(adaptivePort);
         awaitMetric("tlsadmit_cpus_allocated", v -> v >= 2, Duration.ofSeconds(10));
-        double rateOnAll = scrape().value(RATE);
+        double rateOnAll = adaptive(scrape(), RATE);
         String before = explain(budget);
         try {
             taskset(pid, "0");
             long pinned = System.nanoTime();
-            PrometheusScrape onOne = awaitScrape(m -> m.value("tlsadmit_cpus_allocated") == 1
-                    && m.value(RATE) < 0.75 * rateOnAll, followDeadline(), () -> before + " | now " + explain(budget));
+            PrometheusScrape onOne = awaitScrape(m -> adaptive(m, "tlsadmit_cpus_allocated") == 1
+                    && adaptive(m, RATE) < 0.75 * rateOnAll, followDeadline(), () -> before + " | now " + explain(budget));
             long followedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - pinned);
-            double rateOnOne = onOne.value(RATE);
+            double rateOnOne = adaptive(onOne, RATE);
             assertEquals(1, budget.getCpusAllocated(), "JMX agrees");
             String pinnedState = explain(budget);
 
             taskset(pid, "0,1");
             long unpinned = System.nanoTime();
-            awaitScrape(m -> m.value("tlsadmit_cpus_allocated") == 2 && m.value(RATE) > 1.3 * rateOnOne,
+            awaitScrape(m -> adaptive(m, "tlsadmit_cpus_allocated") == 2 && adaptive(m, RATE) > 1.3 * rateOnOne,
                     followDeadline(), () -> pinnedState + " | now " + explain(budget));
             long backMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - unpinned);
             System.out.printf("taskset followed: 2 -> 1 CPU in %d ms (%.0f -> %.0f /s), back in %d ms%n",
@@ -370,7 +391,7 @@ class AdaptiveBudgetIT {
 
     private static double awaitMetric(String name, Predicate<Double> condition, Duration deadline)
             throws InterruptedException {
-        return awaitScrape(m -> condition.test(m.value(name)), deadline, () -> "").value(name);
+        return adaptive(awaitScrape(m -> condition.test(adaptive(m, name)), deadline, () -> ""), name);
     }
 
     /** Scrapes until the condition holds; fails with the last scrape when the deadline passes. */
@@ -387,6 +408,11 @@ class AdaptiveBudgetIT {
         } while (System.nanoTime() < end);
         throw new AssertionError("not within " + deadline.toMillis() + " ms; " + explanation.get() + "; last metrics:\n"
                 + adaptiveLines(last));
+    }
+
+    /** The value of the connector on adaptivePort. */
+    private static double adaptive(PrometheusScrape scrape, String name) {
+        return scrape.value(name, "connector", adaptiveConnector);
     }
 
     private static String adaptiveLines(PrometheusScrape scrape) {

@@ -377,6 +377,7 @@ class GateIT {
         assertTrue(metrics.has("tlsadmit_mispredictions_total"), text);
         assertTrue(metrics.has("tlsadmit_budget_tokens"), text);
         assertTrue(metrics.value("tlsadmit_classification_seconds_count") >= 1, text);
+        Promtool.checkMetrics(text.substring(text.indexOf("\r\n\r\n") + 4)); // the body, after curl -i's headers
 
         // The valve allows 127.0.0.1 only; the same request from 127.0.0.2 reaches the webapp (404).
         String denied = curl("127.0.0.2", "/tlsadmit/metrics");
@@ -397,8 +398,11 @@ class GateIT {
         assertEquals(admitted + 1, gate.getNewAdmitted());
         assertEquals(full + 1, gate.getFullHandshakes());
         PrometheusScrape metrics = PrometheusScrape.parse(curl("127.0.0.1", "/tlsadmit/metrics"));
-        double rates = metrics.value("tlsadmit_budget_full_handshakes_per_second");
-        assertEquals(7.5 + 1000 + 4 + 0 + 0 + 0, rates, 1e-9, "the gauge sums the connectors' rates");
+        assertEquals(7.5, metrics.value("tlsadmit_budget_full_handshakes_per_second", "connector", gate.getConnector()),
+                1e-9, metrics.text());
+        assertEquals(4, metrics.value("tlsadmit_budget_full_handshakes_per_second", "connector",
+                GatedTomcat.gate(tomcat, ratedPort).getConnector()), 1e-9, "each connector its own series");
+        assertEquals(6, metrics.series("tlsadmit_budget_full_handshakes_per_second"), metrics.text());
     }
 
     @Test
@@ -416,16 +420,20 @@ class GateIT {
 
         assertEquals(metrics.series("tlsadmit_connections_total"),
                 jmx.queryNames(metric("tlsadmit.connections"), null).size(), "one MBean per label set");
-        double refused = metrics.value("tlsadmit_connections_total", "verdict", "NEW", "decision", "refused");
+        double refused = metrics.value("tlsadmit_connections_total", "connector", gate.getConnector(), "verdict", "NEW",
+                "decision", "refused");
         assertTrue(refused >= 1, metrics.text());
-        assertEquals(refused, attribute(jmx, metric("tlsadmit.connections", "verdict=NEW,decision=refused"), "Count"));
-        double fullTls12 = metrics.value("tlsadmit_handshakes_total", "kind", "full", "version", "TLSv1.2");
+        String connector = "connector=" + gate.getConnector();
+        assertEquals(refused, attribute(jmx, metric("tlsadmit.connections", connector, "verdict=NEW,decision=refused"), "Count"));
+        double fullTls12 = metrics.value("tlsadmit_handshakes_total", "connector", gate.getConnector(), "kind", "full",
+                "version", "TLSv1.2");
         assertTrue(fullTls12 >= 1, metrics.text());
-        assertEquals(fullTls12, attribute(jmx, metric("tlsadmit.handshakes", "kind=full,version=TLSv1.2"), "Count"));
-        assertEquals(metrics.value("tlsadmit_budget_full_handshakes_per_second"),
-                attribute(jmx, metric("tlsadmit.budget.full.handshakes.per.second"), "Value"));
-        ObjectName classification = metric("tlsadmit.classification");
-        assertEquals(metrics.value("tlsadmit_classification_seconds_count"), attribute(jmx, classification, "Count"));
+        assertEquals(fullTls12, attribute(jmx, metric("tlsadmit.handshakes", connector, "kind=full,version=TLSv1.2"), "Count"));
+        assertEquals(metrics.value("tlsadmit_budget_full_handshakes_per_second", "connector", gate.getConnector()),
+                attribute(jmx, metric("tlsadmit.budget.full.handshakes.per.second", connector), "Value"));
+        ObjectName classification = metric("tlsadmit.classification", connector);
+        assertEquals(metrics.value("tlsadmit_classification_seconds_count", "connector", gate.getConnector()),
+                attribute(jmx, classification, "Count"));
         assertTrue(attribute(jmx, classification, "TotalTime") > 0, "seconds from accept to the decision");
     }
 

@@ -1,6 +1,7 @@
 package io.tlsadmit.admission.cost;
 
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -25,6 +26,8 @@ final class CostSeries {
     /** The EWMA as double bits; NaN until the first sample. */
     private final AtomicLong ewmaBits = new AtomicLong(Double.doubleToRawLongBits(Double.NaN));
     private final LogHistogram histogram = new LogHistogram();
+    /** Samples per bucket of {@link CpuTimeBuckets} (not cumulative); above the last bound only in {@link #count}. */
+    private final AtomicLongArray buckets = new AtomicLongArray(CpuTimeBuckets.size());
     private final long[] firstSamples = new long[WARM_UP_SAMPLES];
     private int firstCount;
     private volatile boolean warm;
@@ -38,6 +41,10 @@ final class CostSeries {
         totalNanos.add(cpuNanos);
         maxNanos.accumulateAndGet(cpuNanos, Math::max);
         histogram.record(cpuNanos);
+        int bucket = CpuTimeBuckets.index(cpuNanos);
+        if (bucket < CpuTimeBuckets.size()) {
+            buckets.incrementAndGet(bucket);
+        }
         if (!warm && warmUp(cpuNanos)) {
             return;
         }
@@ -83,6 +90,22 @@ final class CostSeries {
     /** NaN until the first sample. */
     double ewmaNanos() {
         return Double.longBitsToDouble(ewmaBits.get());
+    }
+
+    /**
+     * Cumulative counts at each bound of {@link CpuTimeBuckets}, then the total ({@code +Inf}): one
+     * longer than {@code CpuTimeBuckets.size()}. Read while samples arrive, so the total is taken last
+     * and never less than the last bucket, which keeps the counts a valid histogram.
+     */
+    long[] cumulativeBucketCounts() {
+        long[] cumulative = new long[CpuTimeBuckets.size() + 1];
+        long running = 0;
+        for (int i = 0; i < CpuTimeBuckets.size(); i++) {
+            running += buckets.get(i);
+            cumulative[i] = running;
+        }
+        cumulative[CpuTimeBuckets.size()] = Math.max(running, count.sum());
+        return cumulative;
     }
 
     CostSnapshot snapshot() {

@@ -80,6 +80,14 @@ public final class HandshakeCost {
         return byKindAndVersion[kind.ordinal()][version.ordinal()].snapshot();
     }
 
+    /**
+     * Handshakes of this kind and version at or below each bound of {@link CpuTimeBuckets}, cumulative,
+     * followed by all of them: the buckets of a Prometheus histogram, {@code +Inf} last.
+     */
+    public long[] cumulativeBucketCounts(HandshakeKind kind, TlsVersion version) {
+        return byKindAndVersion[kind.ordinal()][version.ordinal()].cumulativeBucketCounts();
+    }
+
     public CostSnapshot snapshot(HandshakeKind kind) {
         return byKind[kind.ordinal()].snapshot();
     }

@@ -136,4 +136,33 @@ class HandshakeCostTest {
         assertThrows(IllegalArgumentException.class, () -> new HandshakeCost(0));
         assertThrows(IllegalArgumentException.class, () -> new HandshakeCost(1.5));
     }
+
+    @Test
+    void bucketCountsAreCumulativeWithInclusiveBoundsAndEndWithEveryHandshake() {
+        HandshakeCost cost = new HandshakeCost();
+        cost.record(FULL, TLS_1_3, 40_000);        // below the first bound
+        cost.record(FULL, TLS_1_3, 100_000);       // exactly on the second: counted there (le is inclusive)
+        cost.record(FULL, TLS_1_3, 2_000_000);     // between 1 ms and 2.5 ms
+        cost.record(FULL, TLS_1_3, 5_000_000_000L); // above every bound: only in +Inf
+        cost.record(RESUMED, TLS_1_3, 60_000);     // another series
+
+        long[] counts = cost.cumulativeBucketCounts(FULL, TLS_1_3);
+        assertEquals(CpuTimeBuckets.size() + 1, counts.length);
+        for (int i = 0; i < CpuTimeBuckets.size(); i++) {
+            double bound = CpuTimeBuckets.upperBoundSeconds(i);
+            long expected = (bound >= 40e-6 ? 1 : 0) + (bound >= 100e-6 ? 1 : 0) + (bound >= 2e-3 ? 1 : 0);
+            assertEquals(expected, counts[i], "le=" + bound);
+        }
+        assertEquals(4, counts[CpuTimeBuckets.size()], "+Inf holds every handshake");
+        assertEquals(0, cost.cumulativeBucketCounts(FULL, TLS_1_2)[CpuTimeBuckets.size()]);
+    }
+
+    @Test
+    void bucketBoundsRiseFromFiftyMicrosecondsToOneSecond() {
+        assertEquals(50e-6, CpuTimeBuckets.upperBoundSeconds(0), 1e-12);
+        assertEquals(1.0, CpuTimeBuckets.upperBoundSeconds(CpuTimeBuckets.size() - 1), 1e-12);
+        for (int i = 1; i < CpuTimeBuckets.size(); i++) {
+            assertTrue(CpuTimeBuckets.upperBoundSeconds(i) > CpuTimeBuckets.upperBoundSeconds(i - 1));
+        }
+    }
 }

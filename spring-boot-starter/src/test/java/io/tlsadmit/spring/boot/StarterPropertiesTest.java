@@ -100,6 +100,8 @@ class StarterPropertiesTest {
             assertInstanceOf(ShortestWorkFirstExecutor.class, ((AbstractProtocol<?>) protocol).getExecutor());
             assertTrue(app.prometheus().has("tlsadmit_cpus_allocated"),
                     "adaptive families in the application's registry");
+            assertTrue(app.prometheus().has("tlsadmit_handshake_cpu_seconds_bucket"),
+                    "handshake CPU as a histogram in the application's Prometheus registry: " + app.prometheus().text());
         }
     }
 

@@ -1,0 +1,99 @@
+package io.tlsadmit.tomcat;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.model.registry.Collector;
+import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.tlsadmit.admission.HandshakeKind;
+import io.tlsadmit.admission.control.AdmissionController;
+import io.tlsadmit.admission.cost.CpuTimeBuckets;
+import io.tlsadmit.admission.cost.HandshakeCost;
+import io.tlsadmit.admission.cost.TlsVersion;
+import io.tlsadmit.gate.ConnectorGate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.juli.logging.Log;
+import org.apache.juli.logging.LogFactory;
+
+/**
+ * {@code tlsadmit_handshake_cpu_seconds} as a Prometheus histogram, read from the buckets the adaptive
+ * budgets' {@link HandshakeCost} fills as handshakes finish. Micrometer has no histogram whose counts
+ * come from elsewhere (its histograms are fed by {@code record} calls, which would put Micrometer on the
+ * handshake path and lose what was recorded before a registry was bound), so this is a collector of the
+ * Prometheus registry behind Micrometer's: the same scrape, the same exposition.
+ */
+final class HandshakeCpuHistogram implements Collector {
+
+    static final String NAME = "tlsadmit_handshake_cpu_seconds";
+    static final String HELP = "Server CPU time of handshakes (thread CPU over every step), by truth and version";
+
+    private static final Log log = LogFactory.getLog(HandshakeCpuHistogram.class);
+
+    private record Series(Labels labels, HandshakeCost cost, HandshakeKind kind, TlsVersion version) {
+    }
+
+    private final List<Series> series = new ArrayList<>();
+
+    private HandshakeCpuHistogram(List<ConnectorGate> gates) {
+        for (ConnectorGate gate : gates) {
+            if (gate.budget() instanceof AdmissionController controller) {
+                for (HandshakeKind kind : HandshakeKind.values()) {
+                    for (TlsVersion version : TlsVersion.values()) {
+                        series.add(new Series(Labels.of(GateMetrics.CONNECTOR, gate.name(),
+                                "kind", kind.name().toLowerCase(Locale.ROOT), "version", AdaptiveMetrics.versionLabel(version)),
+                                controller.cost(), kind, version));
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Adds the histogram to the registry's scrape when a connector is adaptive.
+     * @return whether it is there now (false: no adaptive connector, or the registry has the name already)
+     */
+    static boolean register(PrometheusMeterRegistry registry, List<ConnectorGate> gates) {
+        HandshakeCpuHistogram histogram = new HandshakeCpuHistogram(gates);
+        if (histogram.series.isEmpty()) {
+            return false;
+        }
+        try {
+            registry.getPrometheusRegistry().register(histogram);
+            return true;
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            // bound twice to one registry: the first binding's histogram stays, the timer would clash with it
+            log.debug("tlsadmit: " + NAME + " is registered already: " + e.getMessage());
+            return true;
+        }
+    }
+
+    @Override
+    public String getPrometheusName() {
+        return NAME;
+    }
+
+    @Override
+    public MetricSnapshot collect() {
+        HistogramSnapshot.Builder snapshot = HistogramSnapshot.builder().name(NAME).help(HELP);
+        for (Series s : series) {
+            long[] counts = s.cost.cumulativeBucketCounts(s.kind, s.version);
+            // the client's buckets hold the count of each bucket alone; the exposition makes them cumulative
+            ClassicHistogramBuckets.Builder buckets = ClassicHistogramBuckets.builder();
+            long below = 0;
+            for (int i = 0; i < CpuTimeBuckets.size(); i++) {
+                buckets.bucket(CpuTimeBuckets.upperBoundSeconds(i), counts[i] - below);
+                below = counts[i];
+            }
+            buckets.bucket(Double.POSITIVE_INFINITY, counts[CpuTimeBuckets.size()] - below);
+            snapshot.dataPoint(HistogramSnapshot.HistogramDataPointSnapshot.builder()
+                    .labels(s.labels)
+                    .classicHistogramBuckets(buckets.build())
+                    .sum(s.cost.snapshot(s.kind, s.version).totalNanos() / 1e9)
+                    .build());
+        }
+        return snapshot.build();
+    }
+}
