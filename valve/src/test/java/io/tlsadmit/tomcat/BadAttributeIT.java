@@ -40,17 +40,10 @@ class BadAttributeIT {
 
     @Test
     void cpusThatIsNeitherDecimalNorMillicoresFailsTheStartNamingTheAttribute() {
-        TomcatDistribution distribution = GatedTomcat.distribution();
-        TestKeystore keystore = GatedTomcat.keystore(distribution);
-        TomcatServer broken = GatedTomcat.base(distribution, "bad-cpus")
+        TomcatStartException e = GatedTomcat.failedStart(GatedTomcat.base(distribution, "bad-cpus")
                 .connector(ConnectorSpec.https("gate", keystore).protocol(GatedTomcat.PROTOCOL).attribute("cpus", "1500 m"))
-                .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\"/>")
-                .startTimeout(Duration.ofSeconds(40))
-                .build();
-        try (broken) {
-            TomcatStartException e = assertThrows(TomcatStartException.class, broken::start);
-            assertTrue(e.catalinaOut().contains("cpus must be a number of CPUs (0 = detect), decimal (1.5) or in"
-                    + " millicores (1500m), was \"1500 m\""), e.getMessage());
-        }
+                .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\"/>"));
+        assertTrue(e.catalinaOut().contains("cpus must be a number of CPUs (0 = detect), decimal (1.5) or in"
+                + " millicores (1500m), was \"1500 m\""), e.getMessage());
     }
 }
