@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The gate in a real Tomcat: a new client gets the only token (full handshake), comes back and resumes
 # although the budget is empty, and another new client is refused before any crypto; then the metrics.
-# Needs valve/target/tlsadmit-tomcat.jar (mvn -pl valve -am install -DskipTests), openssl, curl.
+# Needs valve/target/tlsadmit-tomcat.jar (mvn -pl valve -am package -DskipTests), openssl, curl.
 # Ports 18443 (TLS) and 18080 (plain, metrics) on 127.0.0.1. Stops Tomcat when done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-test -f valve/target/tlsadmit-tomcat.jar || { echo "build first: mvn -pl valve -am install -DskipTests" >&2; exit 2; }
+test -f valve/target/tlsadmit-tomcat.jar || { echo "build first: mvn -pl valve -am package -DskipTests" >&2; exit 2; }
 mvn -B -ntp -q -pl valve generate-test-resources        # unpacks the Tomcat tar.gz into valve/target/tomcat
 home=$(ls -d "$PWD"/valve/target/tomcat/apache-tomcat-11.* | head -n 1)
 base=$(mktemp -d /tmp/tlsadmit-demo.XXXX)

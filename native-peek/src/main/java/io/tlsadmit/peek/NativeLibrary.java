@@ -42,22 +42,29 @@ final class NativeLibrary {
         if (explicit != null && !explicit.isBlank()) {
             return loadFile(Path.of(explicit));
         }
-        return loadBundled(NativeLibrary.class.getClassLoader(), platformDirectories());
+        return loadBundled(NativeLibrary.class.getClassLoader(), platformDirectory());
     }
 
-    /** Resource directories to try, most specific first: the JVM's own arch name, then its common alias. */
-    static String[] platformDirectories() {
-        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux") ? "linux"
-                : System.getProperty("os.name", "unknown").toLowerCase(Locale.ROOT).replace(' ', '_');
-        String arch = System.getProperty("os.arch", "unknown");
-        String alias = switch (arch) {
+    /** The jar's directory for this JVM's platform. */
+    static String platformDirectory() {
+        return platformDirectory(System.getProperty("os.name", "unknown"), System.getProperty("os.arch", "unknown"));
+    }
+
+    /**
+     * {@code META-INF/native/<os>-<arch>/}, with the architecture under the name the build and {@code uname -m}
+     * use: JVMs call x86-64 {@code amd64} (some {@code x86_64}) and ARM64 {@code aarch64} (some {@code arm64}).
+     * The jar carries {@code linux-x86_64} and {@code linux-aarch64}; any other platform finds nothing there and
+     * uses the Java classifier.
+     */
+    static String platformDirectory(String osName, String osArch) {
+        String os = osName.toLowerCase(Locale.ROOT).startsWith("linux") ? "linux"
+                : osName.toLowerCase(Locale.ROOT).replace(' ', '_');
+        String arch = switch (osArch) {
             case "amd64", "x86_64" -> "x86_64";
             case "aarch64", "arm64" -> "aarch64";
-            default -> arch;
+            default -> osArch;
         };
-        String own = "META-INF/native/" + os + "-" + arch + "/";
-        String common = "META-INF/native/" + os + "-" + alias + "/";
-        return own.equals(common) ? new String[] {own} : new String[] {own, common};
+        return "META-INF/native/" + os + "-" + arch + "/";
     }
 
     static Outcome loadBundled(ClassLoader loader, String... directories) {

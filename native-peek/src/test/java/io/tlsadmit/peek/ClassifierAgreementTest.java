@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * every recorded hello, each of them re-framed into small records, and thousands of seeded mutations, under three
  * server policies.
  */
+@Tag("native")
 class ClassifierAgreementTest {
     private static final long SEED = Long.getLong("native.agreement.seed", 20261122L);
     private static final int MUTATIONS = Integer.getInteger("native.agreement.mutations", 3000);

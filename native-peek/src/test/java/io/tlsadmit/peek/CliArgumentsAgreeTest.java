@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Both CLIs accept and refuse the same arguments, with the same exit status and standard output. Arguments are
  * one string split on spaces; {@code HELLO} stands for a recorded hello, {@code STDIN} for {@code -} fed that hello.
  */
+@Tag("native")
 class CliArgumentsAgreeTest {
 
     @ParameterizedTest

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Peeks at real loopback connections, then hands the very same socket to a JSSE {@link SSLEngine}: the handshake
  * completing (and application data flowing) proves the peek consumed nothing.
  */
+@Tag("native")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class LivePeekTest {
     private static final int PEEK_TIMEOUT_MILLIS = 5_000;
