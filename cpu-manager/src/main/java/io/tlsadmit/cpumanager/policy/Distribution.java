@@ -24,7 +24,7 @@ public final class Distribution {
             for (Claim claim : claims) {
                 whole.add(new Claim(claim.name(), claim.priority(), WholeCpus.ceilRequest(claim.requested())));
             }
-            counts = WholeCpus.apportion(SharePolicy.assign(whole, cpus.size(), Math.max(1, floor), share), cpus.size());
+            counts = WholeCpus.apportion(SharePolicy.assign(whole, cpus.size(), floor, share), cpus.size());
             sets = WholeCpus.layout(counts, cpus);
         }
         List<Assignment> assignments = new ArrayList<>();
