@@ -61,8 +61,10 @@ public final class CpuManagerCommand implements Callable<Integer> {
                 : "cpu-manager-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + ".csv");
         try (CpuManager manager = new CpuManager(parsed, fsRoot, dryRun, kubernetesContainer, AttachedGate::attach,
                 csvFile, System.out)) {
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> System.out.println(
-                    "tlsadmit cpu-manager: stopping; assignments stay in place for the next manager")));
+            if (periods == 0) {
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> System.out.println(
+                        "tlsadmit cpu-manager: stopping; assignments stay in place for the next manager")));
+            }
             manager.run(periods);
         } catch (EnforcementException e) {
             System.err.println("tlsadmit cpu-manager: " + e.getMessage());
