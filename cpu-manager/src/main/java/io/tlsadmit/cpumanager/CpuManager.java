@@ -170,21 +170,43 @@ public final class CpuManager implements AutoCloseable {
         return samples;
     }
 
-    /** Asks every live server's gate at once, each bounded by the time left in the period. */
+    /**
+     * Asks every live server's gate at once, each bounded by the time left in the period. Attaching to a JVM
+     * the first time starts its management agent, which may take longer than a period on a busy host: an
+     * attach not done by the deadline is left running and the server counts as silent this period.
+     */
     private void readGates() {
+        long deadline = System.nanoTime() + answerTimeout().toNanos();
+        for (ServerState server : servers) {
+            if (server.pid > 0 && server.probe == null && server.attaching == null) {
+                long pid = server.pid;
+                server.attaching = gateCalls.submit(() -> probes.open(pid));
+            }
+        }
         Map<ServerState, Future<GateReading>> calls = new HashMap<>();
         for (ServerState server : servers) {
-            if (server.pid <= 0) {
-                continue;
-            }
-            calls.put(server, gateCalls.submit(() -> {
-                if (server.probe == null) {
-                    server.probe = probes.open(server.pid);
+            if (server.attaching != null) {
+                try {
+                    server.probe = server.attaching.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    server.attaching = null;
+                } catch (TimeoutException e) {
+                    continue; // still attaching
+                } catch (ExecutionException e) {
+                    server.attaching = null;
+                    if (server.answering || server.silentPeriods == 0) {
+                        log.println("cpu-manager: " + server.name() + " (pid " + server.pid + "): " + e.getCause());
+                    }
+                    continue;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
                 }
-                return server.probe.read();
-            }));
+            }
+            if (server.probe != null) {
+                GateProbe probe = server.probe;
+                calls.put(server, gateCalls.submit(probe::read));
+            }
         }
-        long deadline = System.nanoTime() + answerTimeout().toNanos();
         for (ServerState server : servers) {
             Future<GateReading> call = calls.get(server);
             if (call == null) {
@@ -198,16 +220,22 @@ public final class CpuManager implements AutoCloseable {
                 server.request = reading.requested();
                 server.answering = true;
                 server.silentPeriods = 0;
-            } catch (ExecutionException | TimeoutException e) {
+            } catch (TimeoutException e) {
+                // slow, not broken (a loaded host, a GC pause): the connection is kept for the next period
                 call.cancel(true);
+                server.answering = false;
+                server.silentPeriods++;
+                if (server.silentPeriods == CpuManager.GRACE_PERIODS + 1) {
+                    log.println("cpu-manager: " + server.name() + " (pid " + server.pid + ") has not answered for "
+                            + server.silentPeriods + " periods: its CPUs go back to the pool");
+                }
+            } catch (ExecutionException e) {
                 if (server.answering || server.silentPeriods == 0) {
-                    log.println("cpu-manager: " + server.name() + " (pid " + server.pid + ") did not answer: "
-                            + (e instanceof TimeoutException ? "no reply within " + answerTimeout().toMillis() + " ms"
-                            : String.valueOf(e.getCause())));
+                    log.println("cpu-manager: " + server.name() + " (pid " + server.pid + ") did not answer: " + e.getCause());
                 }
                 server.answering = false;
                 server.silentPeriods++;
-                server.closeProbe(); // a stuck connection is not reused: reattach next period
+                server.closeProbe(); // a failed connection is not reused: reattach next period
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Future;
 
 /** What the manager knows of one server between periods. */
 final class ServerState {
@@ -14,6 +15,8 @@ final class ServerState {
     final Application application;
     long pid = -1;
     GateProbe probe;
+    /** An attach still under way (it can outlast a period); null when none. */
+    Future<GateProbe> attaching;
     GateReading lastReading;
     /** The request the policy uses: the last one the gate gave, or the adopted assignment until then. */
     double request;
@@ -74,6 +77,10 @@ final class ServerState {
         cpuSecondsBefore += cpuSecondsOfPid;
         cpuSecondsOfPid = 0;
         closeProbe();
+        if (attaching != null) {
+            attaching.cancel(true);
+            attaching = null;
+        }
         pid = newPid;
     }
 

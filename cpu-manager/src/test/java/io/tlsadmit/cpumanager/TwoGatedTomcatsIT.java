@@ -85,27 +85,27 @@ class TwoGatedTomcatsIT {
             AdaptiveBudgetMXBean shopBudget = budget(shopTomcat);
             await(() -> scrape(metricsPort).value("tlsadmit_manager_server_up", "app", blog) == 1
                     && scrape(metricsPort).value("tlsadmit_manager_server_up", "app", shop) == 1
-                    && blogBudget.getCpusAllocated() < 2,
+                    // idle, both request next to nothing: an even split
+                    && Math.abs(blogBudget.getCpusAllocated() - 1) < 0.15,
                     Duration.ofSeconds(20), () -> managerOut + "\n" + scrapeText(metricsPort));
             double blogBefore = blogBudget.getCpusAllocated();
             double shopAssignedBefore = scrape(metricsPort).value("tlsadmit_manager_cpus_assigned", "app", shop);
-            assertTrue(blogBefore > 0.5, "idle, the two share the CPUs: blog has " + blogBefore);
 
             AtomicBoolean flooding = new AtomicBoolean(true);
             AtomicLong handshakes = new AtomicLong();
-            ExecutorService clients = Executors.newFixedThreadPool(4);
+            ExecutorService clients = Executors.newFixedThreadPool(6);
             List<CompletableFuture<Void>> flood = new ArrayList<>();
             int shopPort = shopTomcat.port("tls");
-            for (int i = 0; i < 4; i++) {
+            for (int i = 0; i < 6; i++) {
                 flood.add(CompletableFuture.runAsync(() -> newClients(keystore, shopPort, flooding, handshakes), clients));
             }
             try {
                 await(() -> {
                     PrometheusScrape m = scrape(metricsPort);
-                    return m.value("tlsadmit_manager_cpus_assigned", "app", shop) > shopAssignedBefore + 0.2
+                    return m.value("tlsadmit_manager_cpus_assigned", "app", shop) > Math.max(1.1, shopAssignedBefore + 0.1)
                             && m.value("tlsadmit_manager_cpus_requested", "app", shop)
                             > m.value("tlsadmit_manager_cpus_requested", "app", blog)
-                            && blogBudget.getCpusAllocated() < blogBefore - 0.2;
+                            && blogBudget.getCpusAllocated() < Math.min(0.9, blogBefore - 0.1);
                 }, Duration.ofSeconds(30), () -> handshakes.get() + " handshakes; shop " + explain(shopBudget)
                         + "; blog " + explain(blogBudget) + "\n" + scrapeText(metricsPort) + managerOut);
                 System.out.printf("flood: %d handshakes; shop %s; blog %s (was %.2f)%n", handshakes.get(),
