@@ -51,16 +51,8 @@ class CpuManagerTest {
     @AfterEach
     void removeCgroups() throws Exception {
         QuotaCgroups cgroups = QuotaCgroups.detect(Path.of("/"));
-        for (String app : List.of(shop, blog)) {
-            Path group = cgroups.cgroup(app);
-            for (int attempt = 0; attempt < 50 && Files.exists(group); attempt++) {
-                try {
-                    Files.delete(group);
-                } catch (IOException e) {
-                    Thread.sleep(100); // a killed child has not left yet
-                }
-            }
-        }
+        cgroups.remove(shop);
+        cgroups.remove(blog);
     }
 
     @Test

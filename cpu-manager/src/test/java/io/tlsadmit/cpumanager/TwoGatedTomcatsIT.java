@@ -2,6 +2,7 @@ package io.tlsadmit.cpumanager;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tlsadmit.cpumanager.enforcement.QuotaCgroups;
 import io.tlsadmit.testing.ConnectorSpec;
 import io.tlsadmit.testing.PrometheusScrape;
 import io.tlsadmit.testing.TestKeystore;
@@ -235,17 +236,9 @@ class TwoGatedTomcatsIT {
     }
 
     private static void removeCgroups(String... apps) throws InterruptedException {
-        for (String hierarchy : List.of("/sys/fs/cgroup/cpu", "/sys/fs/cgroup/unified", "/sys/fs/cgroup")) {
-            for (String app : apps) {
-                Path group = Path.of(hierarchy, "tlsadmit", app);
-                for (int attempt = 0; attempt < 50 && Files.isDirectory(group); attempt++) {
-                    try {
-                        Files.delete(group);
-                    } catch (IOException e) {
-                        Thread.sleep(100); // the stopped Tomcat has not left it yet
-                    }
-                }
-            }
+        QuotaCgroups cgroups = QuotaCgroups.detect(Path.of("/"));
+        for (String app : apps) {
+            cgroups.remove(app);
         }
     }
 }

@@ -86,6 +86,29 @@ public abstract sealed class QuotaCgroups permits QuotaCgroups.V1, QuotaCgroups.
                 .map(Long::valueOf).toList();
     }
 
+    /**
+     * Removes the application's cgroup, moving any process still in it back to the hierarchy's root first. The
+     * manager itself never does this (a successor adopts the quotas in place); tests and the experiment do.
+     * Retries for a few seconds: a process that was just killed stays listed until it has exited.
+     */
+    public void remove(String application) throws InterruptedException {
+        Path group = cgroup(application);
+        for (int attempt = 0; attempt < 50 && Files.isDirectory(group); attempt++) {
+            for (long pid : members(application)) {
+                try {
+                    write(hierarchy.resolve("cgroup.procs"), Long.toString(pid));
+                } catch (EnforcementException exited) {
+                    // it is leaving by itself
+                }
+            }
+            try {
+                Files.delete(group);
+            } catch (IOException notYet) {
+                Thread.sleep(100);
+            }
+        }
+    }
+
     /** Sets the quota to {@code cpus} CPUs. */
     public abstract void limit(String application, double cpus);
 

@@ -43,7 +43,7 @@ class QuotaOnThisHostTest {
             restarted.adopt(app, busy.pid());
             assertEquals(0.2, restarted.limit(app).orElseThrow(), 1e-9, "adopting keeps the quota in place");
         } finally {
-            release(cgroups, app);
+            cgroups.remove(app);
         }
         assertFalse(Files.exists(cgroups.cgroup(app)));
     }
@@ -55,20 +55,5 @@ class QuotaOnThisHostTest {
             }
         }
         throw new AssertionError("no nr_throttled in cpu.stat: " + cpuStat);
-    }
-
-    /** Removes a test cgroup (its processes are gone or moved out by then). */
-    static void release(QuotaCgroups cgroups, String app) throws Exception {
-        Path group = cgroups.cgroup(app);
-        for (int attempt = 0; attempt < 50 && Files.exists(group); attempt++) {
-            for (long pid : cgroups.members(app)) {
-                Files.writeString(cgroups.hierarchy.resolve("cgroup.procs"), pid + "\n");
-            }
-            try {
-                Files.delete(group);
-            } catch (java.io.IOException e) {
-                Thread.sleep(100); // the killed process has not left yet
-            }
-        }
     }
 }

@@ -187,16 +187,8 @@ public final class SharingExperiment implements Callable<Integer> {
     /** The manager leaves its cgroups for a successor; the next run starts from none. */
     private static void removeCgroups() throws InterruptedException {
         QuotaCgroups cgroups = QuotaCgroups.detect(Path.of("/"));
-        for (String app : List.of("first", "second")) {
-            Path group = cgroups.cgroup(app);
-            for (int attempt = 0; attempt < 50 && Files.isDirectory(group); attempt++) {
-                try {
-                    Files.delete(group);
-                } catch (IOException e) {
-                    Thread.sleep(100); // the stopped Tomcat has not left it yet
-                }
-            }
-        }
+        cgroups.remove("first");
+        cgroups.remove("second");
     }
 
     private Process startManager(Arrangement arrangement, long firstPid, long secondPid, Path dir) throws IOException {
