@@ -1,0 +1,311 @@
+package io.tlsadmit.cpumanager;
+
+import io.tlsadmit.cpumanager.config.CpuList;
+import io.tlsadmit.cpumanager.config.ManagerConfig;
+import io.tlsadmit.cpumanager.enforcement.PodResize;
+import io.tlsadmit.cpumanager.enforcement.QuotaCgroups;
+import io.tlsadmit.cpumanager.enforcement.ThreadAffinity;
+import io.tlsadmit.cpumanager.metrics.MetricsEndpoint;
+import io.tlsadmit.cpumanager.metrics.PrometheusText;
+import io.tlsadmit.cpumanager.metrics.RunCsv;
+import io.tlsadmit.cpumanager.metrics.ServerSample;
+import io.tlsadmit.cpumanager.policy.Assignment;
+import io.tlsadmit.cpumanager.policy.Claim;
+import io.tlsadmit.cpumanager.policy.Distribution;
+import io.tlsadmit.cpumanager.probe.GateProbe;
+import io.tlsadmit.cpumanager.probe.GateReading;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The period loop: read every server's request, decide by policy, enforce in the operating system, tell
+ * each gate its {@code CpusAssigned}, account for use.
+ *
+ * <p>Resilience: a server whose gate does not answer (dead, restarting, stuck in a GC) keeps its last
+ * request for {@link #GRACE_PERIODS} periods, so one missed reading moves no CPU; after that a live but
+ * silent server is claimed at zero (it keeps the floor) and a dead one leaves the pool. A restarted
+ * manager starts from the quota each server's cgroup already has, and nothing is reset on exit, so
+ * restarting the manager does not move a CPU.
+ */
+public final class CpuManager implements AutoCloseable {
+
+    /** Periods a silent server keeps its request before its CPUs return to the pool. */
+    static final int GRACE_PERIODS = 3;
+
+    /** Opens the line to a server's gate. */
+    @FunctionalInterface
+    public interface ProbeFactory {
+        GateProbe open(long pid) throws IOException;
+    }
+
+    private final ManagerConfig config;
+    private final boolean dryRun;
+    private final String kubernetesContainer;
+    private final ProbeFactory probes;
+    private final PrintStream log;
+    private final QuotaCgroups cgroups;
+    private final ThreadAffinity affinity;
+    private final List<ServerState> servers = new ArrayList<>();
+    private final ExecutorService gateCalls;
+    private final RunCsv csv;
+    private final MetricsEndpoint metrics;
+    private volatile String metricsText = "";
+    private long periods;
+
+    /**
+     * @param fsRoot              where {@code /proc} and {@code /sys} are ({@code /} in production)
+     * @param dryRun              decide and print, enforce nothing and tell no gate
+     * @param kubernetesContainer with {@code dryRun}: also print the pod resize for this container name, or null
+     * @param csvFile             the run's time series, or null
+     */
+    public CpuManager(ManagerConfig config, Path fsRoot, boolean dryRun, String kubernetesContainer,
+                      ProbeFactory probes, Path csvFile, PrintStream log) throws IOException {
+        this.config = config;
+        this.dryRun = dryRun;
+        this.kubernetesContainer = kubernetesContainer;
+        this.probes = probes;
+        this.log = log;
+        this.cgroups = !dryRun && config.enforcement().quota() ? QuotaCgroups.detect(fsRoot) : null;
+        this.affinity = new ThreadAffinity(fsRoot);
+        this.gateCalls = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "tlsadmit-cpu-manager-gate");
+            t.setDaemon(true);
+            return t;
+        });
+        double even = (double) config.cpus().size() / config.applications().size();
+        for (var application : config.applications()) {
+            // Adopt: what the server's cgroup holds now is its request until its gate answers.
+            OptionalDouble existing = cgroups == null ? OptionalDouble.empty() : cgroups.limit(application.name());
+            servers.add(new ServerState(application, existing.orElse(even)));
+        }
+        this.csv = csvFile == null ? null : new RunCsv(csvFile);
+        this.metrics = new MetricsEndpoint(config.metricsPort(), () -> metricsText);
+        log.printf(Locale.ROOT, "tlsadmit cpu-manager: %d CPUs (%s), enforce %s%s, period %d ms, metrics "
+                        + "http://127.0.0.1:%d/metrics%s%n", config.cpus().size(), CpuList.format(config.cpus()),
+                config.enforcement().key(), cgroups == null ? "" : " (cgroup " + cgroups.version() + ")",
+                config.period().toMillis(), metrics.port(), dryRun ? ", DRY RUN: nothing is enforced" : "");
+    }
+
+    public int metricsPort() {
+        return metrics.port();
+    }
+
+    /** Runs {@code count} periods (0 = until interrupted). */
+    public void run(long count) throws InterruptedException {
+        long periodNanos = config.period().toNanos();
+        long next = System.nanoTime();
+        for (long i = 0; count == 0 || i < count; i++) {
+            period();
+            next += periodNanos;
+            long sleep = next - System.nanoTime();
+            if (sleep > 0) {
+                TimeUnit.NANOSECONDS.sleep(sleep);
+            } else {
+                next = System.nanoTime(); // a slow period does not make the next ones run back to back
+            }
+        }
+    }
+
+    /** One period; public for tests that step the manager. */
+    public List<ServerSample> period() {
+        for (ServerState server : servers) {
+            long pid = server.readPid();
+            if (pid != server.pid) {
+                server.pidChanged(pid);
+            }
+        }
+        readGates();
+        List<ServerState> pool = new ArrayList<>();
+        List<Claim> claims = new ArrayList<>();
+        for (ServerState server : servers) {
+            boolean inGrace = server.silentPeriods <= GRACE_PERIODS;
+            if (server.pid > 0 || inGrace) {
+                pool.add(server);
+                claims.add(new Claim(server.name(), server.application.priority(), inGrace ? server.request : 0));
+            } else {
+                server.assigned = 0;
+                server.cpuSet = List.of();
+            }
+        }
+        if (!claims.isEmpty()) {
+            List<Assignment> decided = Distribution.decide(claims, config.cpus(), config.minCpus(), config.share(),
+                    config.enforcement().quota(), config.enforcement().affinity());
+            for (int i = 0; i < pool.size(); i++) {
+                pool.get(i).assigned = decided.get(i).cpus();
+                pool.get(i).cpuSet = decided.get(i).cpuSet();
+            }
+        }
+        if (dryRun) {
+            print();
+        } else {
+            enforce();
+        }
+        List<ServerSample> samples = new ArrayList<>();
+        for (ServerState server : servers) {
+            server.account();
+            samples.add(new ServerSample(server.name(), server.pid, server.answering, server.request, server.assigned,
+                    server.lastReading == null ? Double.NaN : server.lastReading.allocated(), server.cpuSeconds(),
+                    server.cpuSet));
+        }
+        periods++;
+        double own = ProcessHandle.current().info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(Double.NaN);
+        metricsText = PrometheusText.render(samples, own, periods);
+        if (csv != null) {
+            csv.append(System.currentTimeMillis(), samples);
+        }
+        return samples;
+    }
+
+    /**
+     * Asks every live server's gate at once, each bounded by the time left in the period. Attaching to a JVM
+     * the first time starts its management agent, which may take longer than a period on a busy host: an
+     * attach not done by the deadline is left running and the server counts as silent this period.
+     */
+    private void readGates() {
+        long deadline = System.nanoTime() + answerTimeout().toNanos();
+        for (ServerState server : servers) {
+            if (server.pid > 0 && server.probe == null && server.attaching == null) {
+                long pid = server.pid;
+                server.attaching = gateCalls.submit(() -> probes.open(pid));
+            }
+        }
+        Map<ServerState, Future<GateReading>> calls = new HashMap<>();
+        for (ServerState server : servers) {
+            if (server.attaching != null) {
+                try {
+                    server.probe = server.attaching.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    server.attaching = null;
+                } catch (TimeoutException e) {
+                    continue; // still attaching
+                } catch (ExecutionException e) {
+                    server.attaching = null;
+                    if (server.answering || server.silentPeriods == 0) {
+                        log.println("cpu-manager: " + server.name() + " (pid " + server.pid + "): " + e.getCause());
+                    }
+                    continue;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+            if (server.probe != null) {
+                GateProbe probe = server.probe;
+                calls.put(server, gateCalls.submit(probe::read));
+            }
+        }
+        for (ServerState server : servers) {
+            Future<GateReading> call = calls.get(server);
+            if (call == null) {
+                server.answering = false;
+                server.silentPeriods++;
+                continue;
+            }
+            try {
+                GateReading reading = call.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                server.lastReading = reading;
+                server.request = reading.requested();
+                server.answering = true;
+                server.silentPeriods = 0;
+            } catch (TimeoutException e) {
+                // slow, not broken (a loaded host, a GC pause): the connection is kept for the next period
+                call.cancel(true);
+                server.answering = false;
+                server.silentPeriods++;
+                if (server.silentPeriods == CpuManager.GRACE_PERIODS + 1) {
+                    log.println("cpu-manager: " + server.name() + " (pid " + server.pid + ") has not answered for "
+                            + server.silentPeriods + " periods: its CPUs go back to the pool");
+                }
+            } catch (ExecutionException e) {
+                if (server.answering || server.silentPeriods == 0) {
+                    log.println("cpu-manager: " + server.name() + " (pid " + server.pid + ") did not answer: " + e.getCause());
+                }
+                server.answering = false;
+                server.silentPeriods++;
+                server.closeProbe(); // a failed connection is not reused: reattach next period
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private Duration answerTimeout() {
+        return Duration.ofMillis(Math.min(config.period().toMillis() / 2, 5_000));
+    }
+
+    private void enforce() {
+        for (ServerState server : servers) {
+            if (server.pid <= 0 || server.assigned <= 0) {
+                continue;
+            }
+            try {
+                if (cgroups != null) {
+                    cgroups.adopt(server.name(), server.pid);
+                    cgroups.limit(server.name(), server.assigned);
+                }
+                if (config.enforcement().affinity()
+                        && (server.pinnedPid != server.pid || !server.pinnedSet.equals(server.cpuSet))) {
+                    affinity.pin(server.pid, server.cpuSet);
+                    server.pinnedPid = server.pid;
+                    server.pinnedSet = server.cpuSet;
+                }
+            } catch (RuntimeException e) {
+                log.println("cpu-manager: enforcing " + server.name() + ": " + e.getMessage());
+            }
+            if (server.answering && server.probe != null) {
+                GateProbe probe = server.probe;
+                double cpus = server.assigned;
+                // Not awaited: a slow gate delays only its own budget, not the next period.
+                gateCalls.submit(() -> {
+                    try {
+                        probe.assign(cpus);
+                    } catch (IOException e) {
+                        log.println("cpu-manager: telling " + server.name() + " its CpusAssigned: " + e.getMessage());
+                    }
+                    return null;
+                });
+            }
+        }
+    }
+
+    private void print() {
+        StringBuilder line = new StringBuilder("assign");
+        for (ServerState server : servers) {
+            line.append(String.format(Locale.ROOT, "  %s: requested %.2f assigned %.2f%s%s", server.name(), server.request,
+                    server.assigned, server.cpuSet.isEmpty() ? "" : " cpus " + CpuList.format(server.cpuSet),
+                    server.pid > 0 ? (server.answering ? "" : " (silent)") : " (not running)"));
+        }
+        log.println(line);
+        if (kubernetesContainer != null) {
+            for (ServerState server : servers) {
+                if (server.assigned > 0) {
+                    log.println("  " + PodResize.kubectl(server.name(), kubernetesContainer, server.assigned));
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        metrics.close();
+        gateCalls.shutdownNow();
+        servers.forEach(ServerState::closeProbe);
+        if (csv != null) {
+            csv.close();
+        }
+    }
+}

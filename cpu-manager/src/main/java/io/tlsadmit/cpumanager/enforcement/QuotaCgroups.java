@@ -1,0 +1,228 @@
+package io.tlsadmit.cpumanager.enforcement;
+
+import io.tlsadmit.admission.cpu.CgroupMounts;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * One cgroup per application, {@code tlsadmit/<name>} under the hierarchy with the CPU controller,
+ * holding the server's process and its CFS quota. Both versions share the layout; they differ in the
+ * files ({@code cpu.max} against {@code cpu.cfs_quota_us}) and in v2's rule that a controller must be
+ * enabled in every parent's {@code cgroup.subtree_control}.
+ *
+ * <p>Paths are resolved under a file-system root ({@code /} in production) so that tests can run the
+ * same code on a mount tree of plain files.
+ */
+public abstract sealed class QuotaCgroups permits QuotaCgroups.V1, QuotaCgroups.V2 {
+
+    /** The CFS period the quotas are written for: the kernel's default, 100 ms. */
+    static final long PERIOD_MICROS = 100_000;
+    /** The kernel refuses quotas under 1 ms. */
+    static final long MIN_QUOTA_MICROS = 1_000;
+    static final String PARENT = "tlsadmit";
+
+    protected final Path hierarchy;
+
+    QuotaCgroups(Path hierarchy) {
+        this.hierarchy = hierarchy;
+    }
+
+    /**
+     * The hierarchy this host offers: v2 when its root lists the {@code cpu} controller, else v1's
+     * {@code cpu} hierarchy (hybrid hosts keep the controller in v1).
+     */
+    public static QuotaCgroups detect(Path fsRoot) {
+        List<String> mountinfo;
+        try {
+            mountinfo = Files.readAllLines(fsRoot.resolve("proc/self/mountinfo"), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new EnforcementException("cannot read " + fsRoot.resolve("proc/self/mountinfo") + ": " + e.getMessage(), e);
+        }
+        Optional<String> unified = CgroupMounts.unified(mountinfo);
+        if (unified.isPresent()) {
+            Path root = under(fsRoot, unified.get());
+            if (words(read(root.resolve("cgroup.controllers"))).contains("cpu")) {
+                return new V2(root);
+            }
+        }
+        Optional<String> v1 = CgroupMounts.cpuV1(mountinfo);
+        if (v1.isPresent()) {
+            return new V1(under(fsRoot, v1.get()));
+        }
+        throw new EnforcementException("no cgroup hierarchy with the cpu controller is mounted (cgroup2 with cpu in "
+                + "cgroup.controllers, or a v1 'cpu' hierarchy): use enforce: affinity");
+    }
+
+    /** {@code "v1"} or {@code "v2"}. */
+    public abstract String version();
+
+    /** The application's cgroup directory. */
+    public Path cgroup(String application) {
+        return hierarchy.resolve(PARENT).resolve(application);
+    }
+
+    /** Creates the application's cgroup if needed (keeping an existing one and its quota) and moves the process in. */
+    public void adopt(String application, long pid) {
+        Path group = cgroup(application);
+        try {
+            prepareParent();
+            Files.createDirectories(group);
+        } catch (IOException e) {
+            throw new EnforcementException("cannot create cgroup " + group + ": " + e.getMessage(), e);
+        }
+        if (!members(application).contains(pid)) {
+            write(group.resolve("cgroup.procs"), Long.toString(pid));
+        }
+    }
+
+    /** The processes in the application's cgroup. */
+    public List<Long> members(String application) {
+        return read(cgroup(application).resolve("cgroup.procs")).lines().map(String::trim).filter(s -> !s.isEmpty())
+                .map(Long::valueOf).toList();
+    }
+
+    /**
+     * Removes the application's cgroup, moving any process still in it back to the hierarchy's root first. The
+     * manager itself never does this (a successor adopts the quotas in place); tests and the experiment do.
+     * Retries for a few seconds: a process that was just killed stays listed until it has exited.
+     */
+    public void remove(String application) throws InterruptedException {
+        Path group = cgroup(application);
+        for (int attempt = 0; attempt < 50 && Files.isDirectory(group); attempt++) {
+            for (long pid : members(application)) {
+                try {
+                    write(hierarchy.resolve("cgroup.procs"), Long.toString(pid));
+                } catch (EnforcementException exited) {
+                    // it is leaving by itself
+                }
+            }
+            try {
+                Files.delete(group);
+            } catch (IOException notYet) {
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    /** Sets the quota to {@code cpus} CPUs. */
+    public abstract void limit(String application, double cpus);
+
+    /** The quota the application's cgroup has now, if it has one: what a restarted manager adopts. */
+    public abstract OptionalDouble limit(String application);
+
+    protected void prepareParent() throws IOException {
+        Files.createDirectories(hierarchy.resolve(PARENT));
+    }
+
+    static long quotaMicros(double cpus) {
+        return Math.max(MIN_QUOTA_MICROS, Math.round(cpus * PERIOD_MICROS));
+    }
+
+    static Path under(Path fsRoot, String absolute) {
+        return fsRoot.resolve(absolute.replaceFirst("^/+", "")).normalize();
+    }
+
+    static String read(Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    static void write(Path file, String value) {
+        try {
+            // cgroup files take one value per write(2), no truncation semantics to rely on
+            Files.writeString(file, value + "\n", StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new EnforcementException("cannot write '" + value + "' to " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    static List<String> words(String text) {
+        return List.of(text.trim().split("\\s+"));
+    }
+
+    /** cgroup v2: {@code cpu.max} = {@code "<quota> <period>"}, cpu enabled down the tree. */
+    static final class V2 extends QuotaCgroups {
+
+        V2(Path hierarchy) {
+            super(hierarchy);
+        }
+
+        @Override
+        public String version() {
+            return "v2";
+        }
+
+        @Override
+        protected void prepareParent() throws IOException {
+            super.prepareParent();
+            enableCpu(hierarchy);
+            enableCpu(hierarchy.resolve(PARENT));
+        }
+
+        private static void enableCpu(Path group) {
+            Path control = group.resolve("cgroup.subtree_control");
+            if (!words(read(control)).contains("cpu")) {
+                write(control, "+cpu");
+            }
+        }
+
+        @Override
+        public void limit(String application, double cpus) {
+            write(cgroup(application).resolve("cpu.max"), quotaMicros(cpus) + " " + PERIOD_MICROS);
+        }
+
+        @Override
+        public OptionalDouble limit(String application) {
+            List<String> fields = words(read(cgroup(application).resolve("cpu.max")));
+            try {
+                return fields.size() == 2 && !fields.get(0).equals("max")
+                        ? OptionalDouble.of(Double.parseDouble(fields.get(0)) / Double.parseDouble(fields.get(1)))
+                        : OptionalDouble.empty();
+            } catch (NumberFormatException e) {
+                return OptionalDouble.empty();
+            }
+        }
+    }
+
+    /** cgroup v1: {@code cpu.cfs_period_us} and {@code cpu.cfs_quota_us} in the {@code cpu} hierarchy. */
+    static final class V1 extends QuotaCgroups {
+
+        V1(Path hierarchy) {
+            super(hierarchy);
+        }
+
+        @Override
+        public String version() {
+            return "v1";
+        }
+
+        @Override
+        public void limit(String application, double cpus) {
+            Path group = cgroup(application);
+            if (!read(group.resolve("cpu.cfs_period_us")).trim().equals(Long.toString(PERIOD_MICROS))) {
+                write(group.resolve("cpu.cfs_period_us"), Long.toString(PERIOD_MICROS));
+            }
+            write(group.resolve("cpu.cfs_quota_us"), Long.toString(quotaMicros(cpus)));
+        }
+
+        @Override
+        public OptionalDouble limit(String application) {
+            Path group = cgroup(application);
+            try {
+                long quota = Long.parseLong(read(group.resolve("cpu.cfs_quota_us")).trim());
+                long period = Long.parseLong(read(group.resolve("cpu.cfs_period_us")).trim());
+                return quota > 0 && period > 0 ? OptionalDouble.of((double) quota / period) : OptionalDouble.empty();
+            } catch (NumberFormatException e) {
+                return OptionalDouble.empty();
+            }
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package io.tlsadmit.cpumanager.metrics;
+
+import io.tlsadmit.cpumanager.config.CpuList;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/** The run's time series: one row per server per period, flushed every period so a killed run keeps its data. */
+public final class RunCsv implements AutoCloseable {
+
+    static final String HEADER = "epoch_millis,app,pid,answering,cpus_requested,cpus_assigned,cpus_allocated,cpu_seconds,cpu_set";
+
+    private final BufferedWriter out;
+
+    public RunCsv(Path file) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        out = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
+        out.write(HEADER);
+        out.newLine();
+        out.flush();
+    }
+
+    public void append(long epochMillis, List<ServerSample> servers) {
+        try {
+            for (ServerSample s : servers) {
+                out.write(epochMillis + "," + s.name() + "," + s.pid() + "," + s.answering() + ","
+                        + PrometheusText.number(s.requested()) + "," + PrometheusText.number(s.assigned()) + ","
+                        + PrometheusText.number(s.allocated()) + "," + PrometheusText.number(s.cpuSeconds()) + ","
+                        + (s.cpuSet().isEmpty() ? "" : "\"" + CpuList.format(s.cpuSet()) + "\""));
+                out.newLine();
+            }
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        out.close();
+    }
+}

@@ -1,0 +1,165 @@
+package io.tlsadmit.cpumanager;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tlsadmit.cpumanager.config.Application;
+import io.tlsadmit.cpumanager.config.Enforcement;
+import io.tlsadmit.cpumanager.config.ManagerConfig;
+import io.tlsadmit.cpumanager.enforcement.ChildJvm;
+import io.tlsadmit.cpumanager.enforcement.ProcessCgroupView;
+import io.tlsadmit.cpumanager.enforcement.QuotaCgroups;
+import io.tlsadmit.cpumanager.metrics.ServerSample;
+import io.tlsadmit.cpumanager.probe.GateProbe;
+import io.tlsadmit.cpumanager.probe.GateReading;
+import io.tlsadmit.testing.PrometheusScrape;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The period loop on real processes and this host's real cgroups, with the gates' answers scripted (the
+ * real gates over JMX are {@code TwoGatedTomcatsIT}'s): enforcement, the grace for a silent server, a
+ * dead server's CPUs back to the pool, a restarted manager adopting the quotas in place, the metrics
+ * endpoint and the CSV.
+ */
+class CpuManagerTest {
+
+    @TempDir
+    Path dir;
+
+    private final String shop = "shop-" + ProcessHandle.current().pid();
+    private final String blog = "blog-" + ProcessHandle.current().pid();
+    /** What each pid's gate answers; absent = it does not answer. */
+    private final Map<Long, Double> requests = new ConcurrentHashMap<>();
+    private final Map<Long, Double> told = new ConcurrentHashMap<>();
+
+    @AfterEach
+    void removeCgroups() throws Exception {
+        QuotaCgroups cgroups = QuotaCgroups.detect(Path.of("/"));
+        cgroups.remove(shop);
+        cgroups.remove(blog);
+    }
+
+    @Test
+    void enforcesGracesReleasesAndAdopts() throws Exception {
+        ManagerConfig config = new ManagerConfig(List.of(0, 1), Duration.ofMillis(200), Enforcement.QUOTA, true, 0.1, 0,
+                List.of(new Application(shop, dir.resolve("shop.pid"), 2), new Application(blog, dir.resolve("blog.pid"), 1)));
+        Path csv = dir.resolve("run.csv");
+        try (ChildJvm shopJvm = ChildJvm.start(false); ChildJvm blogJvm = ChildJvm.start(false)) {
+            Files.writeString(dir.resolve("shop.pid"), shopJvm.pid() + "\n");
+            Files.writeString(dir.resolve("blog.pid"), blogJvm.pid() + "\n");
+            requests.put(shopJvm.pid(), 3.0);
+            requests.put(blogJvm.pid(), 3.0);
+            try (CpuManager manager = manager(config, csv)) {
+                // overload at 2:1: (2·2.9, 1·2.9) of the 1.8 above the floors
+                List<ServerSample> first = manager.period();
+                assertEquals(1.3, assigned(first, shop), 1e-9);
+                assertEquals(0.7, assigned(first, blog), 1e-9);
+                assertEquals(1.3, ProcessCgroupView.cpuLimit(Path.of("/"), shopJvm.pid()), 1e-9, "enforced");
+                assertEquals(0.7, ProcessCgroupView.cpuLimit(Path.of("/"), blogJvm.pid()), 1e-9, "enforced");
+                awaitTold(blogJvm.pid(), 0.7);
+
+                // blog stops answering: it keeps its request for the grace, then only the floor and the spare
+                requests.remove(blogJvm.pid());
+                for (int i = 1; i <= CpuManager.GRACE_PERIODS; i++) {
+                    List<ServerSample> silent = manager.period();
+                    assertFalse(sample(silent, blog).answering());
+                    assertEquals(0.7, assigned(silent, blog), 1e-9, "period " + i + " of the grace");
+                }
+                List<ServerSample> released = manager.period();
+                assertEquals(0.1, assigned(released, blog), 1e-9, "silent past the grace: its CPUs back to the pool");
+                assertEquals(1.9, assigned(released, shop), 1e-9);
+
+                String metrics = scrape(manager.metricsPort());
+                PrometheusScrape scrape = PrometheusScrape.parse(metrics);
+                assertEquals(1.9, scrape.value("tlsadmit_manager_cpus_assigned", "app", shop), 1e-9, metrics);
+                assertEquals(3.0, scrape.value("tlsadmit_manager_cpus_requested", "app", shop), 1e-9, metrics);
+                assertEquals(0, scrape.value("tlsadmit_manager_server_up", "app", blog), metrics);
+                assertTrue(scrape.value("tlsadmit_manager_cpu_seconds_total", "app", shop) > 0, metrics);
+                assertTrue(scrape.value("tlsadmit_manager_process_cpu_seconds_total") > 0, metrics);
+                assertTrue(metrics.contains("# TYPE tlsadmit_manager_cpu_seconds_total counter"), metrics);
+
+                // A manager restarted now, whose first readings fail, starts from the quotas in place: no dip.
+                Map<Long, Double> answering = Map.copyOf(requests);
+                requests.clear();
+                try (CpuManager restarted = manager(config, null)) {
+                    List<ServerSample> adopted = restarted.period();
+                    assertEquals(1.9, assigned(adopted, shop), 1e-9);
+                    assertEquals(0.1, assigned(adopted, blog), 1e-9);
+                }
+                requests.putAll(answering);
+
+                // blog dies: after the grace it leaves the pool altogether
+                blogJvm.close();
+                requests.put(shopJvm.pid(), 1.0);
+                List<ServerSample> alone = manager.period();
+                assertEquals(-1, sample(alone, blog).pid());
+                assertEquals(0, assigned(alone, blog));
+                assertEquals(2.0, assigned(alone, shop), 1e-9, "the only server left gets every CPU");
+                assertEquals(2.0, ProcessCgroupView.cpuLimit(Path.of("/"), shopJvm.pid()), 1e-9);
+            }
+            List<String> rows = Files.readAllLines(csv);
+            assertTrue(rows.get(0).startsWith("epoch_millis,app,pid,answering,cpus_requested,cpus_assigned"), rows.get(0));
+            assertEquals(1 + 2 * (2 + CpuManager.GRACE_PERIODS + 1), rows.size(), String.join("\n", rows));
+        }
+    }
+
+    private CpuManager manager(ManagerConfig config, Path csv) throws IOException {
+        return new CpuManager(config, Path.of("/"), false, null, pid -> new GateProbe() {
+            @Override
+            public GateReading read() throws IOException {
+                Double request = requests.get(pid);
+                if (request == null) {
+                    throw new IOException("process " + pid + " does not answer");
+                }
+                return new GateReading(request, told.getOrDefault(pid, 0.0), told.getOrDefault(pid, 0.0));
+            }
+
+            @Override
+            public void assign(double cpus) {
+                told.put(pid, cpus);
+            }
+
+            @Override
+            public void close() {
+            }
+        }, csv, new PrintStream(new ByteArrayOutputStream()));
+    }
+
+    private void awaitTold(long pid, double cpus) throws InterruptedException {
+        for (int i = 0; i < 100 && !Double.valueOf(cpus).equals(told.get(pid)); i++) {
+            Thread.sleep(20);
+        }
+        assertEquals(cpus, told.get(pid), 1e-9, "CpusAssigned written to the gate");
+    }
+
+    private static ServerSample sample(List<ServerSample> samples, String name) {
+        return samples.stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    private static double assigned(List<ServerSample> samples, String name) {
+        return sample(samples, name).assigned();
+    }
+
+    private static String scrape(int port) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + port + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode());
+        return response.body();
+    }
+}

@@ -1,0 +1,84 @@
+package io.tlsadmit.cpumanager.enforcement;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tlsadmit.admission.cpu.CgroupCpuQuota;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The cgroup version this host cannot show: a mount tree of plain files laid out as the kernel's, the
+ * manager's writes checked by admission's {@link CgroupCpuQuota} as the gate in that cgroup would read
+ * them. What plain files cannot show is the kernel's side (moving the process, the throttling): that is
+ * {@link QuotaOnThisHostTest}'s, for the version this host has.
+ */
+class FakeCgroupTreeTest {
+
+    @TempDir
+    Path root;
+
+    @Test
+    void cgroupV2QuotaGoesToCpuMaxWithTheControllerEnabledDownTheTree() throws Exception {
+        mountinfo("30 23 0:26 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime shared:4 - cgroup2 cgroup2 rw");
+        Path hierarchy = Files.createDirectories(root.resolve("sys/fs/cgroup"));
+        Files.writeString(hierarchy.resolve("cgroup.controllers"), "cpuset cpu io memory pids\n");
+        Files.writeString(hierarchy.resolve("cgroup.subtree_control"), "memory\n");
+
+        QuotaCgroups cgroups = QuotaCgroups.detect(root);
+        assertInstanceOf(QuotaCgroups.V2.class, cgroups);
+        cgroups.adopt("shop", 4242);
+        cgroups.limit("shop", 1.5);
+
+        assertEquals("+cpu", Files.readString(hierarchy.resolve("cgroup.subtree_control")).trim());
+        assertEquals("+cpu", Files.readString(hierarchy.resolve("tlsadmit/cgroup.subtree_control")).trim());
+        assertEquals("4242", Files.readString(hierarchy.resolve("tlsadmit/shop/cgroup.procs")).trim());
+        assertEquals("150000 100000", Files.readString(hierarchy.resolve("tlsadmit/shop/cpu.max")).trim());
+
+        Files.writeString(root.resolve("proc/self/cgroup"), "0::/tlsadmit/shop\n");
+        CgroupCpuQuota.Limits seen = new CgroupCpuQuota(root).read();
+        assertEquals(1.5, seen.cgroupV2Cpus(), 1e-9, "the gate in that cgroup reads its share");
+
+        assertEquals(1.5, QuotaCgroups.detect(root).limit("shop").orElseThrow(), 1e-9, "a restarted manager adopts it");
+        cgroups.limit("shop", 0.001);
+        assertEquals("1000 100000", Files.readString(hierarchy.resolve("tlsadmit/shop/cpu.max")).trim(),
+                "never under the kernel's 1 ms minimum");
+    }
+
+    @Test
+    void cgroupV1QuotaOnAHybridHostWhereV2HasNoCpuController() throws Exception {
+        mountinfo("30 23 0:26 / /sys/fs/cgroup/unified rw,nosuid - cgroup2 cgroup2 rw",
+                "31 23 0:27 / /sys/fs/cgroup/cpu,cpuacct rw,nosuid - cgroup cgroup rw,cpu,cpuacct");
+        Files.createDirectories(root.resolve("sys/fs/cgroup/unified"));
+        Files.writeString(root.resolve("sys/fs/cgroup/unified/cgroup.controllers"), "\n");
+        Path hierarchy = Files.createDirectories(root.resolve("sys/fs/cgroup/cpu,cpuacct"));
+
+        QuotaCgroups cgroups = QuotaCgroups.detect(root);
+        assertInstanceOf(QuotaCgroups.V1.class, cgroups);
+        cgroups.adopt("blog", 77);
+        cgroups.limit("blog", 0.25);
+        assertEquals("25000", Files.readString(hierarchy.resolve("tlsadmit/blog/cpu.cfs_quota_us")).trim());
+        assertEquals("100000", Files.readString(hierarchy.resolve("tlsadmit/blog/cpu.cfs_period_us")).trim());
+
+        Files.writeString(root.resolve("proc/self/cgroup"), "4:cpu,cpuacct:/tlsadmit/blog\n0::/\n");
+        assertEquals(0.25, new CgroupCpuQuota(root).read().cgroupV1Cpus(), 1e-9);
+    }
+
+    @Test
+    void noCpuControllerAnywhereSaysToUseAffinity() throws Exception {
+        mountinfo("30 23 0:26 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw");
+        Files.createDirectories(root.resolve("sys/fs/cgroup"));
+        Files.writeString(root.resolve("sys/fs/cgroup/cgroup.controllers"), "memory pids\n");
+        EnforcementException e = assertThrows(EnforcementException.class, () -> QuotaCgroups.detect(root));
+        assertTrue(e.getMessage().contains("enforce: affinity"), e.getMessage());
+    }
+
+    private void mountinfo(String... lines) throws Exception {
+        Files.createDirectories(root.resolve("proc/self"));
+        Files.writeString(root.resolve("proc/self/mountinfo"), String.join("\n", lines) + "\n");
+    }
+}

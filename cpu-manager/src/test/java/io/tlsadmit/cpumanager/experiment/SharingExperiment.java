@@ -1,0 +1,277 @@
+package io.tlsadmit.cpumanager.experiment;
+
+import io.tlsadmit.cpumanager.enforcement.QuotaCgroups;
+import io.tlsadmit.experiment.ExperimentOptions;
+import io.tlsadmit.experiment.Mode;
+import io.tlsadmit.experiment.report.Charts;
+import io.tlsadmit.experiment.server.KeepAliveTimeout;
+import io.tlsadmit.experiment.server.RubisDatabase;
+import io.tlsadmit.experiment.server.RubisServer;
+import io.tlsadmit.experiment.step.GatlingStep;
+import io.tlsadmit.experiment.step.StepFigures;
+import io.tlsadmit.testing.TestKeystore;
+import io.tlsadmit.testing.TomcatDistribution;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The thesis's CPU-manager experiment (§5.3, Figures 5.22–5.24) at this machine's scale: two gated RUBiS Tomcats
+ * on CPUs 0-1, each driven by its own arrival schedule in phases, under each arrangement of {@link Arrangement};
+ * per run a chart of arrivals, throughput and assigned CPUs against time, and completed sessions per instance
+ * and phase in {@code sessions.csv}. A command ({@code bin/cpu-manager-experiment}), not a test: it needs a
+ * quiet machine.
+ */
+@Command(name = "cpu-manager-experiment", mixinStandardHelpOptions = true)
+public final class SharingExperiment implements Callable<Integer> {
+
+    /** How the two servers get CPUs in a run. */
+    enum Arrangement {
+        EQUAL(1, true), PRIORITY(2, true), PRIORITY_NO_SHARING(2, false), STATIC_SPLIT(0, false), NO_MANAGER(0, false);
+
+        final int firstPriority;
+        final boolean share;
+
+        Arrangement(int firstPriority, boolean share) {
+            this.firstPriority = firstPriority;
+            this.share = share;
+        }
+
+        boolean managed() {
+            return firstPriority > 0;
+        }
+
+        String label() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+    }
+
+    @Option(names = "--runs", split = ",", description = "Arrangements (default: all): ${COMPLETION-CANDIDATES}")
+    List<Arrangement> runs = List.of(Arrangement.values());
+
+    @Option(names = "--knee", description = "New users/s one CPU serves (bin/experiment's knee at this key; default 20)")
+    double knee = 20;
+
+    @Option(names = "--phases", description = "Per phase, the two instances' rates as multiples of the knee "
+            + "(default: both fit; first heavier; second heavier; both over; first much heavier; second much heavier)")
+    String phases = "0.4:0.4,1.5:0.3,0.3:1.5,1.2:1.2,2:0.2,0.2:2";
+
+    @Option(names = "--phase-seconds", description = "Arrivals per phase (default 60)")
+    int phaseSeconds = 60;
+
+    @Option(names = "--period", description = "The manager's period (default 1s)")
+    String period = "1s";
+
+    @Option(names = "--db", description = "mariadb (default) or h2")
+    String db = "mariadb";
+
+    @Option(names = "--scale", description = "RUBiS data scale (default 0.01)")
+    double scale = 0.01;
+
+    @Option(names = "--think-scale", description = "Think time scale (default 0.1, as bin/experiment)")
+    double thinkScale = 0.1;
+
+    @Option(names = "--out", description = "Results directory (default docs/results/<date>/cpu-manager)")
+    Path out;
+
+    private final Path root = Path.of(System.getProperty("tlsadmit.root", ".")).toAbsolutePath();
+
+    @Override
+    public Integer call() throws Exception {
+        Path results = out != null ? out : root.resolve("docs/results/" + LocalDate.now() + "/cpu-manager");
+        Files.createDirectories(results);
+        List<double[]> schedule = schedule();
+        RubisServer.Setup setup = setup();
+        List<String> table = new ArrayList<>(List.of("run,phase,instance,users_per_sec,sessions_completed,replies_per_sec"));
+        for (Arrangement arrangement : runs) {
+            Path runDir = results.resolve(arrangement.label());
+            System.out.printf("== %s%n", arrangement.label());
+            table.addAll(run(arrangement, setup, schedule, runDir));
+            Files.write(results.resolve("sessions.csv"), table);
+        }
+        System.out.println("results in " + results);
+        return 0;
+    }
+
+    private List<double[]> schedule() {
+        List<double[]> schedule = new ArrayList<>();
+        for (String phase : phases.split(",")) {
+            String[] rates = phase.trim().split(":");
+            schedule.add(new double[] {Double.parseDouble(rates[0]) * knee, Double.parseDouble(rates[1]) * knee});
+        }
+        return schedule;
+    }
+
+    private RubisServer.Setup setup() {
+        TomcatDistribution distribution = TomcatDistribution.fromBuild();
+        TestKeystore keystore = TestKeystore.create(distribution.home().getParent().resolve("keystores"));
+        String jdbcUrl = null;
+        if (db.equals("mariadb")) {
+            RubisDatabase database = new RubisDatabase(scale);
+            System.out.println(database.prepare(root.resolve("rubis-app/target/rubis-datagen.jar")));
+            jdbcUrl = database.jdbcUrl();
+        }
+        // every user on its own loopback address (as bin/experiment), so the gate's session grace is off
+        return new RubisServer.Setup(distribution, keystore, "1.3", root.resolve("rubis-app/target/rubis.war"),
+                root.resolve("valve/target/tlsadmit-tomcat.jar"), root.resolve("rubis-app/target/rubis-mariadb.xml"),
+                jdbcUrl, scale, KeepAliveTimeout.millis(thinkScale), 0);
+    }
+
+    private List<String> run(Arrangement arrangement, RubisServer.Setup setup, List<double[]> schedule, Path dir)
+            throws Exception {
+        Files.createDirectories(dir);
+        List<String> rows;
+        try (RubisServer first = RubisServer.start(Mode.ADAPTIVE, setup, 0, 0);
+             RubisServer second = RubisServer.start(Mode.ADAPTIVE, setup, 0, 0)) {
+            first.pin(arrangement == Arrangement.STATIC_SPLIT ? "0" : "0-1");
+            second.pin(arrangement == Arrangement.STATIC_SPLIT ? "1" : "0-1");
+            Process manager = arrangement.managed() ? startManager(arrangement, first.tomcatPid(), second.tomcatPid(), dir)
+                    : null;
+            try {
+                rows = phases(arrangement, first, second, schedule, dir);
+            } finally {
+                // before the servers: it would log their gates vanishing while they shut down
+                if (manager != null) {
+                    manager.destroy();
+                    manager.waitFor(10, TimeUnit.SECONDS);
+                }
+            }
+        }
+        if (arrangement.managed()) {
+            removeCgroups();
+            Charts.flashCrowd(dir.resolve("cpus.png"), arrangement.label() + ": CPUs assigned (one value a period)",
+                    List.of("first", "second"), List.of(assigned(dir, "first"), assigned(dir, "second")));
+        }
+        return rows;
+    }
+
+    /** Drives both servers through the phases; one row of sessions.csv per instance and phase. */
+    private List<String> phases(Arrangement arrangement, RubisServer first, RubisServer second, List<double[]> schedule,
+                                Path dir) throws Exception {
+        List<String> rows = new ArrayList<>();
+        List<double[]> replies = new ArrayList<>(List.of(new double[0], new double[0]));
+        List<double[]> arrivals = new ArrayList<>(List.of(new double[0], new double[0]));
+        for (int p = 0; p < schedule.size(); p++) {
+            double[] rates = schedule.get(p);
+            System.out.printf("  phase %d: %.1f and %.1f new users/s for %d s%n", p + 1, rates[0], rates[1], phaseSeconds);
+            Path[] phaseDirs = {dir.resolve("phase-" + (p + 1) + "-first"), dir.resolve("phase-" + (p + 1) + "-second")};
+            Process a = drive(first, rates[0], phaseDirs[0]);
+            Process b = drive(second, rates[1], phaseDirs[1]);
+            await(a, phaseDirs[0]);
+            await(b, phaseDirs[1]);
+            for (int i = 0; i < 2; i++) {
+                StepFigures figures = GatlingStep.figures(phaseDirs[i], 0, phaseSeconds);
+                rows.add(String.format(Locale.ROOT, "%s,%d,%s,%.1f,%.0f,%.1f", arrangement.label(), p + 1,
+                        i == 0 ? "first" : "second", rates[i], figures.figure("sessionsCompleted"),
+                        figures.perSecond("replies")));
+                replies.set(i, concat(replies.get(i), column(phaseDirs[i], "replies")));
+                arrivals.set(i, concat(arrivals.get(i), column(phaseDirs[i], "sessions_started")));
+            }
+        }
+        Charts.flashCrowd(dir.resolve("throughput.png"), arrangement.label() + ": replies/s",
+                List.of("first", "second"), replies);
+        Charts.flashCrowd(dir.resolve("arrivals.png"), arrangement.label() + ": sessions started/s",
+                List.of("first", "second"), arrivals);
+        return rows;
+    }
+
+    /** The manager leaves its cgroups for a successor; the next run starts from none. */
+    private static void removeCgroups() throws InterruptedException {
+        QuotaCgroups cgroups = QuotaCgroups.detect(Path.of("/"));
+        cgroups.remove("first");
+        cgroups.remove("second");
+    }
+
+    private Process startManager(Arrangement arrangement, long firstPid, long secondPid, Path dir) throws IOException {
+        Files.writeString(dir.resolve("first.pid"), firstPid + "\n");
+        Files.writeString(dir.resolve("second.pid"), secondPid + "\n");
+        Path config = Files.writeString(dir.resolve("cpu-manager.yaml"), String.format(Locale.ROOT, """
+                cpus: "0-1"
+                period: %s
+                enforce: quota
+                share: %s
+                minCpus: 0.1
+                metricsPort: 0
+                applications:
+                  - name: first
+                    pidFile: first.pid
+                    priority: %d
+                  - name: second
+                    pidFile: second.pid
+                    priority: 1
+                """, period, arrangement.share, arrangement.firstPriority));
+        return new ProcessBuilder(java(), "-Xmx64m", "-jar", root.resolve("cpu-manager/target/tlsadmit-cpu-manager.jar")
+                .toString(), "--config", config.toString(), "--csv", dir.resolve("cpu-manager.csv").toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("cpu-manager.log").toFile()).start();
+    }
+
+    private Process drive(RubisServer server, double rate, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        List<String> command = new ArrayList<>(List.of(java(), "-Xmx1g",
+                "--add-opens=java.base/java.lang=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                PhaseDriver.class.getName(), dir.toString(), dir.getFileName().toString()));
+        command.add("rubis.baseUrl=" + server.baseUrl());
+        command.add("rubis.metricsUrl=" + server.metricsUrl());
+        command.add("rubis.serverPid=" + server.tomcatPid());
+        command.add("rubis.mix=browsing");
+        command.add("rubis.connectionsPerUser=1");
+        command.add("rubis.sourceAddresses=" + ExperimentOptions.DEFAULT_SOURCE_ADDRESSES);
+        command.add("rubis.model=open");
+        command.add("rubis.poisson=true");
+        command.add("rubis.usersPerSec=" + rate);
+        command.add("rubis.durationSec=" + phaseSeconds);
+        command.add("rubis.drainSec=5");
+        command.add("rubis.thinkTimeScale=" + thinkScale);
+        command.add("rubis.maxTransitions=20");
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("driver.log").toFile()).start();
+    }
+
+    private static void await(Process driver, Path dir) throws InterruptedException {
+        if (driver.waitFor() != 0) {
+            throw new IllegalStateException("the Gatling run in " + dir + " failed; see driver.log there");
+        }
+    }
+
+    /** A per-second column of a phase's {@code timeline.csv}. */
+    private static double[] column(Path dir, String name) throws IOException {
+        List<String> lines = Files.readAllLines(dir.resolve("timeline.csv"));
+        int index = List.of(lines.get(0).split(",")).indexOf(name);
+        return lines.subList(1, lines.size()).stream().filter(l -> !l.isBlank())
+                .mapToDouble(l -> index < 0 ? 0 : Double.parseDouble(l.split(",")[index])).toArray();
+    }
+
+    /** The manager's {@code cpus_assigned} series for one application, from its CSV. */
+    private static double[] assigned(Path dir, String app) throws IOException {
+        List<String> lines = Files.readAllLines(dir.resolve("cpu-manager.csv"));
+        List<String> header = List.of(lines.get(0).split(","));
+        int appColumn = header.indexOf("app");
+        int assignedColumn = header.indexOf("cpus_assigned");
+        return lines.subList(1, lines.size()).stream().map(l -> l.split(","))
+                .filter(cells -> cells[appColumn].equals(app))
+                .mapToDouble(cells -> Double.parseDouble(cells[assignedColumn])).toArray();
+    }
+
+    private static double[] concat(double[] a, double[] b) {
+        double[] both = new double[a.length + b.length];
+        System.arraycopy(a, 0, both, 0, a.length);
+        System.arraycopy(b, 0, both, a.length, b.length);
+        return both;
+    }
+
+    private static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new SharingExperiment()).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
+    }
+}
