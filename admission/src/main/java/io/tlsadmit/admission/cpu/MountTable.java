@@ -10,7 +10,7 @@ import java.util.Set;
  * {@code /sys/fs/cgroup}, finds the hierarchy on pure v2, hybrid (v2 at {@code .../unified}) and v1
  * hosts alike, and tells which part of the hierarchy a container sees ({@code root}).
  */
-final class MountTable {
+public final class MountTable {
 
     /**
      * @param root         the directory of the cgroup hierarchy mounted here ({@code /} unless a
@@ -19,14 +19,14 @@ final class MountTable {
      * @param fsType       {@code cgroup2} or {@code cgroup}
      * @param superOptions for v1, the controllers of this hierarchy among others ({@code cpu})
      */
-    record Mount(String root, String mountPoint, String fsType, Set<String> superOptions) {
+    public record Mount(String root, String mountPoint, String fsType, Set<String> superOptions) {
     }
 
     private MountTable() {
     }
 
     /** The cgroup and cgroup2 mounts among the lines; malformed lines are skipped. */
-    static List<Mount> cgroupMounts(List<String> mountinfoLines) {
+    public static List<Mount> cgroupMounts(List<String> mountinfoLines) {
         List<Mount> mounts = new ArrayList<>();
         for (String line : mountinfoLines) {
             // "36 35 98:0 /root /mnt rw,noatime master:1 - cgroup2 cgroup2 rw": the optional

@@ -1,6 +1,5 @@
 package io.tlsadmit.cpumanager.enforcement;
 
-import io.tlsadmit.admission.cpu.CgroupMounts;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
