@@ -14,6 +14,7 @@ import io.tlsadmit.experiment.server.RubisDatabase;
 import io.tlsadmit.experiment.server.RubisServer;
 import io.tlsadmit.experiment.step.GatlingStep;
 import io.tlsadmit.experiment.step.KneeSearch;
+import io.tlsadmit.experiment.step.RateTuning;
 import io.tlsadmit.experiment.step.StepFigures;
 import io.tlsadmit.experiment.step.StepResult;
 import io.tlsadmit.testing.TestKeystore;
@@ -47,8 +48,8 @@ public final class Experiment {
     private static final int STEP_OVERHEAD_SECONDS = 6;
     private static final int SERVER_START_SECONDS = 25;
     private static final int SERVER_WARMUP_RATE = 5;
-    /** A HAProxy mode's rate is chosen among these multiples of the knee ({@link #tuneHaproxyRate}). */
-    private static final double[] HAPROXY_RATE_CANDIDATES = {0.5, 1, 1.5, 2};
+    /** The candidates a HAProxy mode's rate is chosen from, for the time estimate: 4, up to 6 ({@link RateTuning}). */
+    private static final int HAPROXY_RATE_CANDIDATES = 5;
     /** HAProxy's threads in the CPU change: one per CPU the server may get during it. */
     private static final int CPU_CHANGE_HAPROXY_THREADS = 2;
     /** A fresh server idles this long before the flash crowd: started and healthy, nothing compiled by load. */
@@ -361,7 +362,7 @@ public final class Experiment {
             }
             progress.plan(serverStartSeconds() + (long) rates.size() * stepSeconds(options.stepSeconds()));
             if (mode.haproxy() && options.haproxyRate(mode) == 0) {
-                progress.plan(HAPROXY_RATE_CANDIDATES.length * (serverStartSeconds()
+                progress.plan(HAPROXY_RATE_CANDIDATES * (serverStartSeconds()
                         + stepSeconds(Math.max(options.warmupSeconds() + 2, options.stepSeconds() / 2))));
             }
         }
@@ -388,28 +389,24 @@ public final class Experiment {
     }
 
     /**
-     * A HAProxy mode's best rate ({@code maxsslrate}, the rejecting rate, the new-hello rate): a few candidates
-     * around the knee, each measured at 4× the knee for half a step on a fresh server; the one with the highest
-     * throughput wins. The candidate steps are in {@code steps.csv} with the setting's name as their phase.
+     * A HAProxy mode's best rate ({@code maxsslrate}, the rejecting rate, the new-hello rate): candidates around the
+     * knee ({@link RateTuning}), each measured at 4× the knee for half a step on a fresh server; the one with the
+     * highest throughput wins. The candidate steps are in {@code steps.csv} with the setting's name as their phase.
      */
     private int tuneHaproxyRate(Mode mode, double knee) {
         String setting = mode.rateSetting();
         int stepSeconds = Math.max(options.warmupSeconds() + 2, options.stepSeconds() / 2);
-        int best = 0;
-        double bestThroughput = -1;
-        for (double c : HAPROXY_RATE_CANDIDATES) {
-            int candidate = (int) Math.max(1, Math.round(c * knee));
+        RateTuning tuning = new RateTuning(knee);
+        for (int candidate = tuning.nextRate(); candidate != 0; candidate = tuning.nextRate()) {
             try (RubisServer server = start(mode, 0, candidate)) {
                 StepResult r = step(server, setting, round(4 * knee), candidate, stepSeconds,
                         setting + " " + candidate + " at 4x knee");
-                if (r.throughput() > bestThroughput) {
-                    bestThroughput = r.throughput();
-                    best = candidate;
-                }
+                tuning.record(candidate, r.throughput());
             }
         }
-        progress.log("%s: best %s %d (%.0f replies/s at 4x the knee)", mode.label(), setting, best, bestThroughput);
-        return best;
+        progress.log("%s: best %s %d (%.0f replies/s at 4x the knee)", mode.label(), setting, tuning.best(),
+                tuning.bestThroughput());
+        return tuning.best();
     }
 
     /** Tomcat's CPUs go 1 -> 2 -> 1 while users arrive at 2x the (one-CPU) knee. */

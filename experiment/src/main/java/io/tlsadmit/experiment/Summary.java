@@ -93,8 +93,8 @@ final class Summary {
             }
         }
         return limits.isEmpty() ? "" : " HAProxy: " + String.join(", ", limits) + " (each the best throughput at 4×"
-                + " the knee among 0.5, 1, 1.5, 2 × the knee unless given, see `steps.csv`, the phase named after the"
-                + " setting).";
+                + " the knee among 0.5, 1, 1.5, 2 × the knee, then 3 and 4 × while the highest wins, unless given; see"
+                + " `steps.csv`, the phase named after the setting).";
     }
 
     private static String limitOf(List<StepResult> sweep, Mode mode) {
