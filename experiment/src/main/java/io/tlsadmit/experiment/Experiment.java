@@ -37,8 +37,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The overload experiment of issue 7: Gatling RUBiS users arriving at rising rates against stock Tomcat, the
- * tlsadmit gate (static budget tuned at the knee, adaptive budget) and HAProxy terminating TLS with
- * {@code maxsslrate}; the server on CPU 0, this JVM (Gatling) on CPU 1. Writes {@code steps.csv}, the charts and
+ * tlsadmit gate (static budget tuned at the knee, adaptive budget) and HAProxy in three configurations, each
+ * with a rate tuned at the knee ({@link Mode#haproxy()}); the server on CPU 0, this JVM (Gatling) on CPU 1. Writes {@code steps.csv}, the charts and
  * {@code summary.md} to {@code --out}.
  */
 public final class Experiment {
