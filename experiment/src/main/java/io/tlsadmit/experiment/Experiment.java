@@ -14,6 +14,7 @@ import io.tlsadmit.experiment.server.RubisDatabase;
 import io.tlsadmit.experiment.server.RubisServer;
 import io.tlsadmit.experiment.step.GatlingStep;
 import io.tlsadmit.experiment.step.KneeSearch;
+import io.tlsadmit.experiment.step.RateTuning;
 import io.tlsadmit.experiment.step.StepFigures;
 import io.tlsadmit.experiment.step.StepResult;
 import io.tlsadmit.testing.TestKeystore;
@@ -36,8 +37,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The overload experiment of issue 7: Gatling RUBiS users arriving at rising rates against stock Tomcat, the
- * tlsadmit gate (static budget tuned at the knee, adaptive budget) and HAProxy terminating TLS with
- * {@code maxsslrate}; the server on CPU 0, this JVM (Gatling) on CPU 1. Writes {@code steps.csv}, the charts and
+ * tlsadmit gate (static budget tuned at the knee, adaptive budget) and HAProxy in three configurations, each
+ * with a rate tuned at the knee ({@link Mode#haproxy()}); the server on CPU 0, this JVM (Gatling) on CPU 1. Writes {@code steps.csv}, the charts and
  * {@code summary.md} to {@code --out}.
  */
 public final class Experiment {
@@ -47,7 +48,10 @@ public final class Experiment {
     private static final int STEP_OVERHEAD_SECONDS = 6;
     private static final int SERVER_START_SECONDS = 25;
     private static final int SERVER_WARMUP_RATE = 5;
-    private static final double[] MAXSSLRATE_CANDIDATES = {0.5, 1, 1.5, 2};
+    /** The candidates a HAProxy mode's rate is chosen from, for the time estimate: 4, up to 6 ({@link RateTuning}). */
+    private static final int HAPROXY_RATE_CANDIDATES = 5;
+    /** HAProxy's threads in the CPU change: one per CPU the server may get during it. */
+    private static final int CPU_CHANGE_HAPROXY_THREADS = 2;
     /** A fresh server idles this long before the flash crowd: started and healthy, nothing compiled by load. */
     private static final int FLASH_CROWD_IDLE_SECONDS = 5;
 
@@ -153,7 +157,7 @@ public final class Experiment {
                 progress.log("%s: swept in the earlier run, kept from steps.csv", mode.label());
                 continue;
             }
-            if (mode == Mode.STATIC || (mode == Mode.HAPROXY && options.maxSslRate() == 0)) {
+            if (mode == Mode.STATIC || (mode.haproxy() && options.haproxyRate(mode) == 0)) {
                 knee = kneeSoFar(knee);
             }
             try {
@@ -191,10 +195,10 @@ public final class Experiment {
     private void flashCrowd(Mode mode, double knee) {
         double rate = round(4 * knee);
         int window = options.flashCrowdSeconds();
-        int maxSslRate = mode == Mode.HAPROXY ? haproxyLimit(knee) : 0;
+        int haproxyRate = mode.haproxy() ? haproxyLimit(mode, knee) : 0;
         progress.plan(SERVER_START_SECONDS + 5 + stepSeconds(window));
         progress.log("starting %s server for the flash crowd (cold: no warm-up)", mode.label());
-        try (RubisServer server = RubisServer.start(mode, setup, mode == Mode.STATIC ? knee : 0, maxSslRate)) {
+        try (RubisServer server = RubisServer.start(mode, setup, mode == Mode.STATIC ? knee : 0, haproxyRate)) {
             sleep(FLASH_CROWD_IDLE_SECONDS);
             progress.log("%s, flash crowd: %.1f new users/s at once for %d s", mode.label(), rate, window);
             String name = String.format(Locale.ROOT, "flash-%s-%s-tls%s-%s", mode.label(), workload.mix(),
@@ -218,12 +222,12 @@ public final class Experiment {
         progress.done(SERVER_START_SECONDS + 5 + stepSeconds(window));
     }
 
-    /** HAProxy's maxsslrate for the flash crowd: the one its sweep used, else the knee. */
-    private int haproxyLimit(double knee) {
-        if (options.maxSslRate() > 0) {
-            return options.maxSslRate();
+    /** A HAProxy mode's rate for the flash crowd and the CPU change: the one its sweep used, else the knee. */
+    private int haproxyLimit(Mode mode, double knee) {
+        if (options.haproxyRate(mode) > 0) {
+            return options.haproxyRate(mode);
         }
-        return ours(steps).filter(s -> s.mode() == Mode.HAPROXY && s.phase().equals("sweep")
+        return ours(steps).filter(s -> s.mode() == mode && s.phase().equals("sweep")
                 && !Double.isNaN(s.limit())).mapToInt(s -> (int) s.limit()).findFirst()
                 .orElse((int) Math.max(1, Math.round(knee)));
     }
@@ -357,8 +361,8 @@ public final class Experiment {
                 continue;
             }
             progress.plan(serverStartSeconds() + (long) rates.size() * stepSeconds(options.stepSeconds()));
-            if (mode == Mode.HAPROXY && options.maxSslRate() == 0) {
-                progress.plan(MAXSSLRATE_CANDIDATES.length * (serverStartSeconds()
+            if (mode.haproxy() && options.haproxyRate(mode) == 0) {
+                progress.plan(HAPROXY_RATE_CANDIDATES * (serverStartSeconds()
                         + stepSeconds(Math.max(options.warmupSeconds() + 2, options.stepSeconds() / 2))));
             }
         }
@@ -371,9 +375,10 @@ public final class Experiment {
 
     private void sweep(Mode mode, List<Double> rates, double knee) {
         double staticBudget = mode == Mode.STATIC ? knee : 0;
-        int maxSslRate = mode == Mode.HAPROXY ? (options.maxSslRate() > 0 ? options.maxSslRate() : tuneMaxSslRate(knee)) : 0;
-        double limit = mode == Mode.STATIC ? staticBudget : mode == Mode.HAPROXY ? maxSslRate : Double.NaN;
-        try (RubisServer server = start(mode, staticBudget, maxSslRate)) {
+        int haproxyRate = !mode.haproxy() ? 0
+                : options.haproxyRate(mode) > 0 ? options.haproxyRate(mode) : tuneHaproxyRate(mode, knee);
+        double limit = mode == Mode.STATIC ? staticBudget : mode.haproxy() ? haproxyRate : Double.NaN;
+        try (RubisServer server = start(mode, staticBudget, haproxyRate)) {
             int i = 0;
             for (double rate : rates) {
                 i++;
@@ -384,26 +389,24 @@ public final class Experiment {
     }
 
     /**
-     * HAProxy's best {@code maxsslrate}: a few candidates around the knee, each measured at 4× the knee for half
-     * a step; the one with the highest throughput wins.
+     * A HAProxy mode's best rate ({@code maxsslrate}, the rejecting rate, the new-hello rate): candidates around the
+     * knee ({@link RateTuning}), each measured at 4× the knee for half a step on a fresh server; the one with the
+     * highest throughput wins. The candidate steps are in {@code steps.csv} with the setting's name as their phase.
      */
-    private int tuneMaxSslRate(double knee) {
+    private int tuneHaproxyRate(Mode mode, double knee) {
+        String setting = mode.rateSetting();
         int stepSeconds = Math.max(options.warmupSeconds() + 2, options.stepSeconds() / 2);
-        int best = 0;
-        double bestThroughput = -1;
-        for (double c : MAXSSLRATE_CANDIDATES) {
-            int candidate = (int) Math.max(1, Math.round(c * knee));
-            try (RubisServer server = start(Mode.HAPROXY, 0, candidate)) {
-                StepResult r = step(server, "maxsslrate", round(4 * knee), candidate, stepSeconds,
-                        "maxsslrate " + candidate + " at 4x knee");
-                if (r.throughput() > bestThroughput) {
-                    bestThroughput = r.throughput();
-                    best = candidate;
-                }
+        RateTuning tuning = new RateTuning(knee);
+        for (int candidate = tuning.nextRate(); candidate != 0; candidate = tuning.nextRate()) {
+            try (RubisServer server = start(mode, 0, candidate)) {
+                StepResult r = step(server, setting, round(4 * knee), candidate, stepSeconds,
+                        setting + " " + candidate + " at 4x knee");
+                tuning.record(candidate, r.throughput());
             }
         }
-        progress.log("HAProxy: best maxsslrate %d (%.0f replies/s at 4x the knee)", best, bestThroughput);
-        return best;
+        progress.log("%s: best %s %d (%.0f replies/s at 4x the knee)", mode.label(), setting, tuning.best(),
+                tuning.bestThroughput());
+        return tuning.best();
     }
 
     /** Tomcat's CPUs go 1 -> 2 -> 1 while users arrive at 2x the (one-CPU) knee. */
@@ -415,8 +418,11 @@ public final class Experiment {
         List<String> labels = new ArrayList<>();
         List<Mode> modes = cpuChangeModes();
         int phase = options.cpuChangeSeconds();
+        List<Mode> ran = new ArrayList<>();
         for (Mode mode : modes) {
-            try (RubisServer server = start(mode, knee, 0)) {
+            // HAProxy keeps the rate its sweep chose at one CPU, and has a thread for each CPU it may get
+            try (RubisServer server = start(mode, knee, mode.haproxy() ? haproxyLimit(mode, knee) : 0,
+                    CPU_CHANGE_HAPROXY_THREADS)) {
                 progress.log("CPU change, %s: %.0f new users/s, server CPUs 0 -> 0,1 -> 0, %d s each",
                         mode.label(), round(2 * knee), phase);
                 Map<Integer, String> budget = new ConcurrentHashMap<>();
@@ -441,14 +447,18 @@ public final class Experiment {
                 }
                 series.add(replies);
                 labels.add(mode.label());
+                ran.add(mode);
+            } catch (RuntimeException e) {
+                // one broken leg (e.g. HAProxy missing) must not lose the others' CPU change
+                progress.log("CPU change, %s FAILED, going on without it: %s", mode.label(), e.getMessage());
             }
         }
-        Charts.cpuChange(out.resolve("cpu-change.png"), modes, series, labels);
+        Charts.cpuChange(out.resolve("cpu-change.png"), ran, series, labels);
         return rows;
     }
 
     private List<Mode> cpuChangeModes() {
-        return options.modes().stream().filter(m -> m != Mode.HAPROXY).toList();
+        return options.modes();
     }
 
     private static String budgetRate(RubisServer server) {
@@ -471,11 +481,15 @@ public final class Experiment {
         return SERVER_START_SECONDS + options.serverWarmupSeconds() + options.drainSeconds() + STEP_OVERHEAD_SECONDS;
     }
 
-    private RubisServer start(Mode mode, double staticBudget, int maxSslRate) {
+    private RubisServer start(Mode mode, double staticBudget, int haproxyRate) {
+        return start(mode, staticBudget, haproxyRate, 1);
+    }
+
+    private RubisServer start(Mode mode, double staticBudget, int haproxyRate, int haproxyThreads) {
         progress.log("starting %s server%s", mode.label(), mode == Mode.STATIC
                 ? String.format(Locale.ROOT, " (budget %.1f full handshakes/s)", staticBudget)
-                : mode == Mode.HAPROXY ? " (maxsslrate " + maxSslRate + ")" : "");
-        RubisServer server = RubisServer.start(mode, setup, staticBudget, maxSslRate);
+                : mode.haproxy() ? " (" + mode.rateSetting() + " " + haproxyRate + ")" : "");
+        RubisServer server = RubisServer.start(mode, setup, staticBudget, haproxyRate, haproxyThreads);
         if (options.serverWarmupSeconds() > 0) {
             stepNumber++;
             progress.log("%s: warming up the fresh server, %d users/s for %d s (not recorded)", mode.label(),

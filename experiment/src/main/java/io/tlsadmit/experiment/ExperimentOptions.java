@@ -31,6 +31,8 @@ public record ExperimentOptions(
         boolean cpuChange,
         int cpuChangeSeconds,
         int maxSslRate,
+        int rejectRate,
+        int newHelloRate,
         boolean flashCrowd,
         int flashCrowdSeconds,
         int connectionsPerUser,
@@ -46,7 +48,7 @@ public record ExperimentOptions(
             usage: bin/experiment [options]
               --quick                 the demo: stock vs adaptive, 6 steps of 10 s (a minute of load a mode) at
                                       10,20,40,80,160,320 new users/s, RSA-4096
-              --modes LIST            stock,static,adaptive,haproxy (default: all four)
+              --modes LIST            stock,static,adaptive,haproxy,haproxy-reject,haproxy-hello (default: all)
               --multipliers LIST      new users/s as multiples of the knee (default 0.5,1,2,4,8)
               --rates LIST            new users/s as absolute values; skips the knee search
               --knee N                the knee in new users/s; skips the knee search
@@ -66,6 +68,8 @@ public record ExperimentOptions(
               --cpu-change / --no-cpu-change   the 1 -> 2 -> 1 CPU run (default on, off with --quick)
               --cpu-change-seconds N  length of each CPU phase (default 30)
               --maxsslrate N          HAProxy's maxsslrate; skips its sweep
+              --reject-rate N         haproxy-reject's new connections admitted per second; skips its sweep
+              --new-hello-rate N      haproxy-hello's hellos without a ticket admitted per second; skips its sweep
               --flash-crowd / --no-flash-crowd  each mode on a fresh server, 5 s idle, then 4x the knee at once
                                       (default on, off with --quick)
               --flash-crowd-seconds N the flash crowd's window (default 30)
@@ -83,12 +87,13 @@ public record ExperimentOptions(
     private static final List<String> VALUED = List.of("--modes", "--multipliers", "--rates", "--knee",
             "--start-rate", "--step-seconds", "--warmup-seconds", "--drain-seconds", "--server-warmup-seconds", "--db", "--scale", "--key",
             "--tls", "--mix", "--think-scale", "--pages", "--cpu-change-seconds", "--maxsslrate", "--out",
+            "--reject-rate", "--new-hello-rate",
             "--flash-crowd-seconds", "--connections-per-user", "--source-addresses");
 
     public static ExperimentOptions parse(String[] args) {
         boolean quick = List.of(args).contains("--quick");
         List<Mode> modes = quick ? List.of(Mode.STOCK, Mode.ADAPTIVE)
-                : List.of(Mode.STOCK, Mode.STATIC, Mode.ADAPTIVE, Mode.HAPROXY);
+                : List.of(Mode.values());
         List<Double> multipliers = List.of(0.5, 1.0, 2.0, 4.0, 8.0);
         List<Double> rates = quick ? List.of(10.0, 20.0, 40.0, 80.0, 160.0, 320.0) : List.of();
         double knee = 0;
@@ -113,6 +118,8 @@ public record ExperimentOptions(
         boolean cpuChange = !quick;
         int cpuChangeSeconds = 30;
         int maxSslRate = 0;
+        int rejectRate = 0;
+        int newHelloRate = 0;
         Path out = null;
         boolean resume = false;
         for (int i = 0; i < args.length; i++) {
@@ -156,6 +163,8 @@ public record ExperimentOptions(
                         case "--pages" -> pages = whole(option, value, 1);
                         case "--cpu-change-seconds" -> cpuChangeSeconds = whole(option, value, 2);
                         case "--maxsslrate" -> maxSslRate = whole(option, value, 1);
+                        case "--reject-rate" -> rejectRate = whole(option, value, 1);
+                        case "--new-hello-rate" -> newHelloRate = whole(option, value, 1);
                         case "--out" -> out = Path.of(value);
                         default -> throw new AssertionError(option);
                     }
@@ -182,8 +191,18 @@ public record ExperimentOptions(
         }
         return new ExperimentOptions(List.copyOf(modes), multipliers, rates, knee, startRate, stepSeconds,
                 warmupSeconds, drainSeconds, serverWarmupSeconds, database, scale, key, mixes, tlsVersions, thinkTimeScale,
-                pages, cpuChange, cpuChangeSeconds, maxSslRate, flashCrowd, flashCrowdSeconds, connectionsPerUser,
-                sourceAddresses, out, resume, quick);
+                pages, cpuChange, cpuChangeSeconds, maxSslRate, rejectRate, newHelloRate, flashCrowd, flashCrowdSeconds,
+                connectionsPerUser, sourceAddresses, out, resume, quick);
+    }
+
+    /** A HAProxy mode's rate as given ({@code --maxsslrate}, {@code --reject-rate}, {@code --new-hello-rate}), 0 if to be swept. */
+    public int haproxyRate(Mode mode) {
+        return switch (mode) {
+            case HAPROXY -> maxSslRate;
+            case HAPROXY_REJECT -> rejectRate;
+            case HAPROXY_HELLO -> newHelloRate;
+            default -> 0;
+        };
     }
 
     /** The TLS versions as given to {@code --tls}, e.g. {@code 1.3,1.2}. */

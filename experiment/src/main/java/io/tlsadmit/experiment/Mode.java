@@ -11,14 +11,43 @@ public enum Mode {
     /** The tlsadmit gate with its default, adaptive budget. */
     ADAPTIVE,
     /** HAProxy terminates TLS with {@code maxsslrate} in front of Tomcat's plain HTTP connector. */
-    HAPROXY;
+    HAPROXY,
+    /**
+     * HAProxy terminates TLS; new connections over a rate are rejected when accepted, before any TLS work, and the
+     * listen backlog is short.
+     */
+    HAPROXY_REJECT,
+    /**
+     * HAProxy reads the ClientHello in TCP mode, rejects over a rate the hellos that do not offer a session
+     * ticket, and passes the rest to a TLS-terminating frontend.
+     */
+    HAPROXY_HELLO;
 
+    /** As in {@code steps.csv} and {@code --modes}: {@code haproxy-reject}, not {@code haproxy_reject}. */
     public String label() {
-        return name().toLowerCase(Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     public boolean gated() {
         return this == STATIC || this == ADAPTIVE;
+    }
+
+    /** HAProxy terminates TLS in front of Tomcat's plain connector, with a rate found by a sweep of its own. */
+    public boolean haproxy() {
+        return this == HAPROXY || this == HAPROXY_REJECT || this == HAPROXY_HELLO;
+    }
+
+    /**
+     * The setting the HAProxy modes' rate is, as {@code steps.csv} names the phase that tunes it; empty for the
+     * other modes.
+     */
+    public String rateSetting() {
+        return switch (this) {
+            case HAPROXY -> "maxsslrate";
+            case HAPROXY_REJECT -> "reject-rate";
+            case HAPROXY_HELLO -> "new-hello-rate";
+            default -> "";
+        };
     }
 
     public static Mode parse(String text) {
@@ -27,6 +56,7 @@ public enum Mode {
                 return mode;
             }
         }
-        throw new IllegalArgumentException("unknown mode '" + text + "' (stock, static, adaptive, haproxy)");
+        throw new IllegalArgumentException("unknown mode '" + text + "' (stock, static, adaptive, haproxy,"
+                + " haproxy-reject, haproxy-hello)");
     }
 }

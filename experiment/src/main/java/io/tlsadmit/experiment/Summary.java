@@ -26,7 +26,7 @@ final class Summary {
         double maxLoad = all.stream().mapToDouble(StepResult::loadAverage).filter(v -> !Double.isNaN(v)).max().orElse(Double.NaN);
         double maxDriverCpu = all.stream().mapToDouble(StepResult::driverCpuPercent).max().orElse(Double.NaN);
         String staticLimit = limitOf(sweep, Mode.STATIC);
-        String haproxyLimit = limitOf(sweep, Mode.HAPROXY);
+        String haproxyLimits = haproxyLimits(sweep);
         StringBuilder out = new StringBuilder();
         out.append("## Overload experiment").append(o.quick() ? " (quick demo run)" : "").append("\n\n");
         out.append(String.format(Locale.ROOT, """
@@ -57,9 +57,7 @@ final class Summary {
                         : "127.0.0.1 only (session grace = connections per user)", run.database(), o.stepSeconds(),
                 o.warmupSeconds(), o.stepSeconds() - o.warmupSeconds(), o.drainSeconds(), run.knee(),
                 staticLimit.isEmpty() ? "" : " Static budget: " + staticLimit + " new full handshakes/s (the knee).",
-                haproxyLimit.isEmpty() ? "" : " HAProxy `maxsslrate`: " + haproxyLimit
-                        + " (best throughput at 4× the knee among 0.5, 1, 1.5, 2 × the knee, see `steps.csv` phase"
-                        + " `maxsslrate`)."));
+                haproxyLimits));
         out.append("Throughput (replies/s: pages and images), completed sessions as a fraction of the mode's own peak;"
                 + " p99 of page response time in ms:\n\n");
         out.append(table).append('\n');
@@ -83,6 +81,20 @@ final class Summary {
                 .append(o.cpuChange() ? ", `cpu-change.png` (and `cpu-change.csv`)" : "")
                 .append("; every step in `steps.csv`, each Gatling run's own figures under `runs/`.\n");
         return out.toString();
+    }
+
+    /** Each HAProxy mode's rate, as tuned (or given), e.g. " HAProxy: `haproxy` `maxsslrate` 120, …". */
+    private static String haproxyLimits(List<StepResult> sweep) {
+        List<String> limits = new java.util.ArrayList<>();
+        for (Mode mode : Mode.values()) {
+            String limit = mode.haproxy() ? limitOf(sweep, mode) : "";
+            if (!limit.isEmpty()) {
+                limits.add("`" + mode.label() + "` `" + mode.rateSetting() + "` " + limit);
+            }
+        }
+        return limits.isEmpty() ? "" : " HAProxy: " + String.join(", ", limits) + " (each the best throughput at 4×"
+                + " the knee among 0.5, 1, 1.5, 2 × the knee, then 3 and 4 × while the highest wins, unless given; see"
+                + " `steps.csv`, the phase named after the setting).";
     }
 
     private static String limitOf(List<StepResult> sweep, Mode mode) {
@@ -112,6 +124,11 @@ final class Summary {
         }
         if (o.sourceAddresses() != ExperimentOptions.DEFAULT_SOURCE_ADDRESSES) {
             args.addAll(List.of("--source-addresses", Integer.toString(o.sourceAddresses())));
+        }
+        for (Mode mode : o.modes()) {
+            if (mode.haproxy() && o.haproxyRate(mode) > 0) {
+                args.addAll(List.of("--" + mode.rateSetting(), Integer.toString(o.haproxyRate(mode))));
+            }
         }
         args.add(o.flashCrowd() ? "--flash-crowd" : "--no-flash-crowd");
         if (o.cpuChange()) {

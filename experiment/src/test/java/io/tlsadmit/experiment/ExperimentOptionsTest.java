@@ -14,7 +14,7 @@ class ExperimentOptionsTest {
     @Test
     void withoutArgumentsEveryModeIsSweptToEightTimesTheKnee() {
         ExperimentOptions o = ExperimentOptions.parse(new String[0]);
-        assertEquals(List.of(Mode.STOCK, Mode.STATIC, Mode.ADAPTIVE, Mode.HAPROXY), o.modes());
+        assertEquals(List.of(Mode.values()), o.modes());
         assertEquals(List.of(0.5, 1.0, 2.0, 4.0, 8.0), o.multipliers());
         assertTrue(o.rates().isEmpty(), "the rates come from the knee search");
         assertEquals("mariadb", o.database());
@@ -52,6 +52,20 @@ class ExperimentOptionsTest {
     }
 
     @Test
+    void everyHaproxyModeIsInTheFullRunUnderItsLabelWithItsOwnRate() {
+        assertTrue(ExperimentOptions.parse(new String[0]).modes().containsAll(List.of(Mode.HAPROXY,
+                Mode.HAPROXY_REJECT, Mode.HAPROXY_HELLO)));
+        ExperimentOptions o = ExperimentOptions.parse(new String[] {"--modes", "haproxy-hello,stock,haproxy-reject",
+            "--reject-rate", "70", "--new-hello-rate", "90"});
+        assertEquals(List.of(Mode.STOCK, Mode.HAPROXY_REJECT, Mode.HAPROXY_HELLO), o.modes());
+        assertEquals("haproxy-reject", Mode.HAPROXY_REJECT.label());
+        assertEquals(70, o.haproxyRate(Mode.HAPROXY_REJECT));
+        assertEquals(90, o.haproxyRate(Mode.HAPROXY_HELLO));
+        assertEquals(0, o.haproxyRate(Mode.HAPROXY), "swept");
+        assertEquals(0, o.haproxyRate(Mode.STATIC));
+    }
+
+    @Test
     void staticWithoutStockNeedsTheKneeGiven() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ExperimentOptions.parse(new String[] {"--modes", "static"}));
@@ -66,7 +80,9 @@ class ExperimentOptionsTest {
         assertEquals("--multipliers must be a positive number, got '-1'", error("--multipliers", "1,-1"));
         assertEquals("--step-seconds must be a whole number >= 2, got 'ten'", error("--step-seconds", "ten"));
         assertEquals("--key must be one of rsa2048, rsa4096, ec, got 'dsa'", error("--key", "dsa"));
-        assertEquals("unknown mode 'nginx' (stock, static, adaptive, haproxy)", error("--modes", "stock,nginx"));
+        assertEquals("unknown mode 'nginx' (stock, static, adaptive, haproxy, haproxy-reject, haproxy-hello)",
+                error("--modes", "stock,nginx"));
+        assertEquals("--reject-rate must be a whole number >= 1, got '0'", error("--reject-rate", "0"));
         assertEquals("unexpected argument 'fast'", error("fast"));
         assertTrue(error("--step-seconds", "10", "--warmup-seconds", "10").contains("shorter"));
     }

@@ -23,6 +23,19 @@ class SummaryTest {
     }
 
     @Test
+    void givenHaproxyRatesAreRecordedToo() {
+        ExperimentOptions o = ExperimentOptions.parse(new String[] {"--modes", "stock,haproxy,haproxy-hello",
+            "--new-hello-rate", "90", "--maxsslrate", "120", "--reject-rate", "70"});
+        List<String> command = Summary.commandLine(o);
+        assertEquals(List.of("--maxsslrate", "120", "--new-hello-rate", "90"),
+                command.subList(command.indexOf("--maxsslrate"), command.indexOf("--maxsslrate") + 4),
+                "only the modes that run, in their order");
+        ExperimentOptions again = ExperimentOptions.parse(String.join(" ", command).split(" "));
+        assertEquals(90, again.haproxyRate(Mode.HAPROXY_HELLO));
+        assertEquals(120, again.haproxyRate(Mode.HAPROXY));
+    }
+
+    @Test
     void theQuickDemoIsRecordedAsSuch() {
         assertEquals(List.of("--quick"), Summary.commandLine(ExperimentOptions.parse(new String[] {"--quick"})));
     }

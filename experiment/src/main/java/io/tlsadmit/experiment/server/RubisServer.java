@@ -60,10 +60,18 @@ public final class RubisServer implements AutoCloseable {
     }
 
     /**
-     * Starts the server for a mode. {@code staticBudget} is the static gate's rate, {@code maxSslRate} HAProxy's
-     * (0: no limit); both are ignored by the other modes.
+     * Starts the server for a mode. {@code staticBudget} is the static gate's rate, {@code haproxyRate} the HAProxy
+     * mode's ({@link Mode#rateSetting()}: {@code maxsslrate}, 0 for no limit; or the new connections or new-looking
+     * hellos admitted per second); both are ignored by the other modes. HAProxy runs one thread, for the server's
+     * one CPU.
      */
-    public static RubisServer start(Mode mode, Setup setup, double staticBudget, int maxSslRate) {
+    public static RubisServer start(Mode mode, Setup setup, double staticBudget, int haproxyRate) {
+        return start(mode, setup, staticBudget, haproxyRate, 1);
+    }
+
+    /** As {@link #start(Mode, Setup, double, int)}, HAProxy with {@code haproxyThreads} threads. */
+    public static RubisServer start(Mode mode, Setup setup, double staticBudget, int haproxyRate,
+            int haproxyThreads) {
         String protocols = setup.tls().equals("1.2") ? "TLSv1.2" : "TLSv1.3";
         TomcatServer.Builder builder = TomcatServer.builder(setup.distribution())
                 .name("experiment-" + mode.label())
@@ -77,7 +85,7 @@ public final class RubisServer implements AutoCloseable {
                     .catalinaOpt("-Drubis.jdbc.url=" + setup.jdbcUrl())
                     .catalinaOpt("-Drubis.autoload=false");
         }
-        if (mode != Mode.HAPROXY) {
+        if (!mode.haproxy()) {
             ConnectorSpec tls = ConnectorSpec.https("tls", setup.keystore())
                     .attribute("maxThreads", "200")
                     .attribute("connectionTimeout", "20000")
@@ -105,12 +113,17 @@ public final class RubisServer implements AutoCloseable {
         try {
             CpuPinning.pin(tomcat.pid(), SERVER_CPUS);
             awaitHealthy(tomcat);
-            if (mode == Mode.HAPROXY) {
-                haproxy = Haproxy.start(tomcat.base().resolve("haproxy"), setup.keystore(), setup.tls(), freePort(),
-                        tomcat.port("plain"), maxSslRate, setup.keepAliveMillis());
+            if (mode.haproxy()) {
+                Path dir = tomcat.base().resolve("haproxy");
+                haproxy = Haproxy.start(dir, new Haproxy.Config(mode, Haproxy.certificateAndKey(dir, setup.keystore()),
+                        Haproxy.writeTicketKeys(dir.resolve("tls-ticket-keys")), setup.tls(), freePort(),
+                        tomcat.port("plain"), haproxyRate, setup.keepAliveMillis(), haproxyThreads));
                 CpuPinning.pin(haproxy.pid(), SERVER_CPUS);
             }
             return new RubisServer(mode, tomcat, haproxy);
+        } catch (IOException e) {
+            tomcat.close();
+            throw new UncheckedIOException("cannot configure haproxy: " + e.getMessage(), e);
         } catch (RuntimeException e) {
             tomcat.close();
             throw e;

@@ -50,11 +50,14 @@ class ReportFormatTest {
 
     @Test
     void aWrittenCsvReadsBackForResumingARun() {
-        List<StepResult> steps = List.of(step(Mode.STOCK, 20, 1000, 10, 300), step(Mode.HAPROXY, 40, 900.25, 9, 80));
+        List<StepResult> steps = List.of(step(Mode.STOCK, 20, 1000, 10, 300), step(Mode.HAPROXY, 40, 900.25, 9, 80),
+                step(Mode.HAPROXY_REJECT, 40, 900, 9, 80));
         String csv = ResultsCsv.format(steps);
         List<StepResult> read = ResultsCsv.parse(csv);
         assertEquals(csv, ResultsCsv.format(read));
         assertEquals(Mode.HAPROXY, read.get(1).mode());
+        assertTrue(csv.contains("\nhaproxy-reject,"), "mode names in steps.csv start with haproxy: " + csv);
+        assertEquals(Mode.HAPROXY_REJECT, read.get(2).mode());
         assertTrue(Double.isNaN(read.get(0).limit()));
         assertThrows(IllegalArgumentException.class, () -> ResultsCsv.parse("mode,users\nstock,1\n"));
     }
