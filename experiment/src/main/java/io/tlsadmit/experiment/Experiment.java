@@ -419,6 +419,8 @@ public final class Experiment {
         List<Mode> modes = cpuChangeModes();
         int phase = options.cpuChangeSeconds();
         List<Mode> ran = new ArrayList<>();
+        List<String> rateRows = new ArrayList<>(List.of("mode,ms,server_cpus,budget_full_handshakes_per_s"));
+        List<String> responseRows = new ArrayList<>(List.of("mode,change,rate_before,steady_rate,seconds_to_within_10pct"));
         for (Mode mode : modes) {
             // HAProxy keeps the rate its sweep chose at one CPU, and has a thread for each CPU it may get
             try (RubisServer server = start(mode, knee, mode.haproxy() ? haproxyLimit(mode, knee) : 0,
@@ -426,12 +428,23 @@ public final class Experiment {
                 progress.log("CPU change, %s: %.0f new users/s, server CPUs 0 -> 0,1 -> 0, %d s each",
                         mode.label(), round(2 * knee), phase);
                 Map<Integer, String> budget = new ConcurrentHashMap<>();
+                // The budget at 100 ms resolution: how fast it follows the CPUs (issue 14: within 10 % of its new
+                // steady value within 1 s). Each sample is one scrape of the gate's metrics, about 1 ms of server CPU.
+                List<double[]> samples = java.util.Collections.synchronizedList(new ArrayList<>());
                 ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
                 long t0 = System.nanoTime();
                 clock.schedule(() -> server.pin("0,1"), phase, TimeUnit.SECONDS);
                 clock.schedule(() -> server.pin(RubisServer.SERVER_CPUS), 2L * phase, TimeUnit.SECONDS);
-                clock.scheduleAtFixedRate(() -> budget.put((int) ((System.nanoTime() - t0) / 1_000_000_000L),
-                        budgetRate(server)), 1, 1, TimeUnit.SECONDS);
+                if (!mode.haproxy() && mode != Mode.STOCK) {
+                    clock.scheduleAtFixedRate(() -> {
+                        String rate = budgetRate(server);
+                        long ms = (System.nanoTime() - t0) / 1_000_000L;
+                        if (!rate.isEmpty()) {
+                            samples.add(new double[] {ms, Double.parseDouble(rate)});
+                            budget.putIfAbsent((int) (ms / 1000), rate);
+                        }
+                    }, 100, 100, TimeUnit.MILLISECONDS);
+                }
                 Path dir = out.resolve("runs").resolve("cpu-change-" + mode.label());
                 GatlingStep.run(dir, "cpu-change-" + mode.label(), properties(server, round(2 * knee), 3 * phase));
                 clock.shutdownNow();
@@ -445,6 +458,27 @@ public final class Experiment {
                             s >= phase && s < 2 * phase ? 2 : 1, replies[s], second.perSecond("sessions_completed"),
                             second.perSecond("connections_refused"), budget.getOrDefault(s, "")));
                 }
+                if (!samples.isEmpty()) {
+                    List<double[]> copy;
+                    synchronized (samples) {
+                        copy = List.copyOf(samples);
+                    }
+                    for (double[] sample : copy) {
+                        rateRows.add(String.format(Locale.ROOT, "%s,%.0f,%d,%.1f", mode.label(), sample[0],
+                                sample[0] >= phase * 1000.0 && sample[0] < 2 * phase * 1000.0 ? 2 : 1, sample[1]));
+                    }
+                    for (int change = 1; change <= 2; change++) {
+                        BudgetResponse response = BudgetResponse.of(copy, change * phase * 1000L, (change + 1) * phase * 1000L);
+                        responseRows.add(String.format(Locale.ROOT, "%s,%s,%.1f,%.1f,%s", mode.label(),
+                                change == 1 ? "1->2" : "2->1", response.before(), response.steady(),
+                                response.secondsToWithin10Percent() < 0 ? ""
+                                        : String.format(Locale.ROOT, "%.1f", response.secondsToWithin10Percent())));
+                        progress.log("CPU change, %s, %s CPUs: budget %.0f -> %.0f/s, within 10 %% after %s s", mode.label(),
+                                change == 1 ? "1->2" : "2->1", response.before(), response.steady(),
+                                response.secondsToWithin10Percent() < 0 ? "never"
+                                        : String.format(Locale.ROOT, "%.1f", response.secondsToWithin10Percent()));
+                    }
+                }
                 series.add(replies);
                 labels.add(mode.label());
                 ran.add(mode);
@@ -454,6 +488,10 @@ public final class Experiment {
             }
         }
         Charts.cpuChange(out.resolve("cpu-change.png"), ran, series, labels);
+        if (rateRows.size() > 1) {
+            write(out.resolve("cpu-change-budget.csv"), String.join("\n", rateRows) + "\n");
+            write(out.resolve("cpu-change-response.csv"), String.join("\n", responseRows) + "\n");
+        }
         return rows;
     }
 
