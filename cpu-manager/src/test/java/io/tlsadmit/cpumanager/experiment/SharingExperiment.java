@@ -71,6 +71,10 @@ public final class SharingExperiment implements Callable<Integer> {
     @Option(names = "--period", description = "The manager's period (default 1s)")
     String period = "1s";
 
+    @Option(names = "--key", description = "Server key: RSA_2048 (default), RSA_4096 (a knee the load generator can"
+            + " reach several times over on this machine, as in bin/experiment's committed runs) or EC_P256")
+    TestKeystore.KeyType key = TestKeystore.KeyType.RSA_2048;
+
     @Option(names = "--db", description = "mariadb (default) or h2")
     String db = "mariadb";
 
@@ -113,7 +117,7 @@ public final class SharingExperiment implements Callable<Integer> {
 
     private RubisServer.Setup setup() {
         TomcatDistribution distribution = TomcatDistribution.fromBuild();
-        TestKeystore keystore = TestKeystore.create(distribution.home().getParent().resolve("keystores"));
+        TestKeystore keystore = TestKeystore.create(distribution.home().getParent().resolve("keystores"), key);
         String jdbcUrl = null;
         if (db.equals("mariadb")) {
             RubisDatabase database = new RubisDatabase(scale);
