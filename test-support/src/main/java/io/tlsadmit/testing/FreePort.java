@@ -7,7 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 
 /** Free TCP ports on 127.0.0.1, chosen by the kernel. */
-final class FreePort {
+public final class FreePort {
 
     private FreePort() {
     }
@@ -16,7 +16,7 @@ final class FreePort {
      * A port that was free a moment ago. Another process may take it before Tomcat binds it; the window
      * is small and a failed bind shows up clearly in catalina.out.
      */
-    static int pick() {
+    public static int pick() {
         try (ServerSocket socket = new ServerSocket()) {
             socket.setReuseAddress(false);
             socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));

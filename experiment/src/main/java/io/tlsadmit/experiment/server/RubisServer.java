@@ -3,14 +3,12 @@ package io.tlsadmit.experiment.server;
 import io.tlsadmit.experiment.Mode;
 import io.tlsadmit.testing.ConnectorSpec;
 import io.tlsadmit.testing.CpuPinning;
+import io.tlsadmit.testing.FreePort;
 import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;
 import io.tlsadmit.testing.TomcatServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -116,7 +114,7 @@ public final class RubisServer implements AutoCloseable {
             if (mode.haproxy()) {
                 Path dir = tomcat.base().resolve("haproxy");
                 haproxy = Haproxy.start(dir, new Haproxy.Config(mode, Haproxy.certificateAndKey(dir, setup.keystore()),
-                        Haproxy.writeTicketKeys(dir.resolve("tls-ticket-keys")), setup.tls(), freePort(),
+                        Haproxy.writeTicketKeys(dir.resolve("tls-ticket-keys")), setup.tls(), FreePort.pick(),
                         tomcat.port("plain"), haproxyRate, setup.keepAliveMillis(), haproxyThreads));
                 CpuPinning.pin(haproxy.pid(), SERVER_CPUS);
             }
@@ -228,15 +226,6 @@ public final class RubisServer implements AutoCloseable {
             return Files.readString(file);
         } catch (IOException e) {
             throw new UncheckedIOException("no " + file + ": build rubis-app (mvn -pl rubis-app -am package)", e);
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket()) {
-            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free port on 127.0.0.1", e);
         }
     }
 }

@@ -3,12 +3,10 @@ package io.tlsadmit.experiment.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.tlsadmit.experiment.Mode;
+import io.tlsadmit.testing.FreePort;
 import io.tlsadmit.testing.TestKeystore;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.file.Files;
@@ -45,7 +43,7 @@ class HaproxyHelloCapturesIT {
         Map<String, Haproxy> byVersion = new TreeMap<>();
         try {
             for (String tls : List.of("1.2", "1.3")) {
-                int port = freePort();
+                int port = FreePort.pick();
                 // no backend listens at port 9: nothing here gets that far
                 byVersion.put(tls, Haproxy.start(dir.resolve("haproxy-" + tls), new Haproxy.Config(Mode.HAPROXY_HELLO,
                         pem, keys, tls, port, 9, 0, 1000, 1)));
@@ -104,14 +102,5 @@ class HaproxyHelloCapturesIT {
             fields.put(m.group(1), m.group(2));
         }
         return fields;
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket()) {
-            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

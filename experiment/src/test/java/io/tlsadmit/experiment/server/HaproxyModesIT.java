@@ -6,15 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tlsadmit.experiment.Mode;
 import io.tlsadmit.testing.ConnectorSpec;
+import io.tlsadmit.testing.FreePort;
 import io.tlsadmit.testing.OpenSslClient;
 import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;
 import io.tlsadmit.testing.TomcatServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -153,7 +151,7 @@ class HaproxyModesIT {
     }
 
     private Haproxy start(Mode mode, String tls, int rate) {
-        int port = freePort();
+        int port = FreePort.pick();
         Haproxy haproxy = Haproxy.start(sessions.resolve(mode.label() + "-" + port), new Haproxy.Config(mode, pem,
                 ticketKeys, tls, port, tomcat.port("plain"), rate, 1000, 1));
         running.add(haproxy);
@@ -178,15 +176,6 @@ class HaproxyModesIT {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket()) {
-            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }
