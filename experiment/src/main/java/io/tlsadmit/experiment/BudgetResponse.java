@@ -1,5 +1,6 @@
 package io.tlsadmit.experiment;
 
+import io.tlsadmit.experiment.flash.Recovery;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -35,7 +36,7 @@ record BudgetResponse(double before, double steady, double secondsToWithin10Perc
                 }
             }
         }
-        double steady = median(late);
+        double steady = Recovery.median(late.stream().mapToDouble(Double::doubleValue).toArray());
         double within = -1;
         for (int i = phase.size() - 1; i >= 0 && !Double.isNaN(steady); i--) {
             if (Math.abs(phase.get(i)[1] - steady) > 0.1 * steady) {
@@ -43,15 +44,6 @@ record BudgetResponse(double before, double steady, double secondsToWithin10Perc
             }
             within = (phase.get(i)[0] - changeMs) / 1000.0;
         }
-        return new BudgetResponse(median(before), steady, within);
-    }
-
-    private static double median(List<Double> values) {
-        if (values.isEmpty()) {
-            return Double.NaN;
-        }
-        List<Double> sorted = values.stream().sorted().toList();
-        int n = sorted.size();
-        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+        return new BudgetResponse(Recovery.median(before.stream().mapToDouble(Double::doubleValue).toArray()), steady, within);
     }
 }

@@ -37,7 +37,11 @@ public record Recovery(double steady, int secondsTo90Percent, long refusedMeanwh
         return new Recovery(steady, seconds, refusedMeanwhile);
     }
 
-    static double median(double[] values) {
+    /** The median of {@code values}, NaN when there are none. */
+    public static double median(double[] values) {
+        if (values.length == 0) {
+            return Double.NaN;
+        }
         double[] sorted = values.clone();
         Arrays.sort(sorted);
         int mid = sorted.length / 2;
