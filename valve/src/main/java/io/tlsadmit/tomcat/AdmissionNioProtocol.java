@@ -268,7 +268,8 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         endpoint.bypassAddresses(bypass);
         super.init();
         registerMBean(created);
-        if (created.budget() instanceof AdmissionController adaptive) {
+        AdmissionController adaptive = created.budget().view(AdmissionController.class).orElse(null);
+        if (adaptive != null) {
             adaptiveMBeanName = register("AdaptiveBudget", new AdaptiveBudget(unquotedName(), adaptive));
             log.info("tlsadmit: adaptive budget on " + getName() + ": " + adaptive.cpusAllocated() + " CPUs ("
                     + adaptive.allocation().lastReading().source() + ", affinity from " + AdaptiveSettings.affinitySource()
@@ -320,9 +321,11 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         if (refusalLog == null && current != null) {
             refusalLog = getUtilityExecutor().scheduleWithFixedDelay(() -> logRefusals(current), 1, 1, TimeUnit.SECONDS);
         }
-        if (controlLoop == null && current != null && current.budget() instanceof AdmissionController adaptive) {
-            controlLoop = new ControlLoop(adaptive);
-            controlLoop.start();
+        if (controlLoop == null && current != null) {
+            current.budget().view(AdmissionController.class).ifPresent(adaptive -> {
+                controlLoop = new ControlLoop(adaptive);
+                controlLoop.start();
+            });
         }
     }
 
