@@ -222,6 +222,18 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         };
     }
 
+    /**
+     * A {@code ${...}} left in an attribute (e.g. {@code cpus="${CPU_REQUEST}m"} in a container): Tomcat resolves
+     * them from system properties only, unless told to read the environment.
+     */
+    static String withPlaceholderHint(String message) {
+        return message != null && message.contains("${")
+                ? message + "; Tomcat resolves ${...} from system properties unless"
+                        + " org.apache.tomcat.util.digester.PROPERTY_SOURCE is set to"
+                        + " org.apache.tomcat.util.digester.EnvironmentPropertySource"
+                : message;
+    }
+
     /** Why {@link #init()} refused the configuration; {@code null} if it did not. */
     public String initFailure() {
         return initFailure;
@@ -255,7 +267,7 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
             mode = settings.modeValue();
         } catch (IllegalArgumentException e) {
             // Tomcat logs this and leaves the connector failed; the valve then stops the start.
-            initFailure = "tlsadmit: invalid connector attribute on " + getName() + ": " + e.getMessage();
+            initFailure = "tlsadmit: invalid connector attribute on " + getName() + ": " + withPlaceholderHint(e.getMessage());
             throw new IllegalArgumentException(initFailure, e);
         }
         created.mode(mode);
