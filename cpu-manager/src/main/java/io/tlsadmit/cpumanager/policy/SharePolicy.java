@@ -8,9 +8,9 @@ import java.util.List;
  * <ol>
  *   <li>A request above what a server could get at all ({@code capacity} less the others' floors) counts as
  *       that much. Not in the study's formula: there, a server whose estimate spikes to several times the host
- *       (a gate's request is an estimate from a second of arrivals; we saw 8 CPUs requested on a 2-CPU host at
- *       0.4 of one CPU's load) takes CPUs from every other server in proportion to a number no assignment could
- *       meet, the high-priority one included.</li>
+ *       (a gate's request is an estimate from a second of arrivals; we saw 8 CPUs requested on a 2-CPU host in
+ *       the experiment's lightest phase) takes CPUs from every other server in proportion to a number no
+ *       assignment could meet, the high-priority one included.</li>
  *   <li>The floor: every server first gets {@code floor} CPUs, so a server the others crowd out still
  *       serves a few clients and keeps measuring its costs (without it its request would be built on
  *       nothing).</li>
