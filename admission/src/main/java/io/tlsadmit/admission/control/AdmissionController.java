@@ -271,7 +271,8 @@ public final class AdmissionController implements HandshakeBudget {
         ControlDecision decision = new ControlDecision(nowNanos, cpus.cpus(), cpus.source(), fullCost, measured,
                 window.resumedCpuPerSecond() / 1e9, window.otherCpuPerSecond() / 1e9, state.busyCpus(),
                 modelRate, state.guard().factor(), meanDelay, rate, burst, requested,
-                transientCpu / (double) elapsed, used, state.correctionCpus());
+                transientCpu / (double) elapsed, used, state.correctionCpus(),
+                state.sessionCost().cpuSecondsPerClient() * 1e9);
         lastDecision = decision;
         return decision;
     }
