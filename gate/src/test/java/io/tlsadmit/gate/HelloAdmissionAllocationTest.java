@@ -1,6 +1,6 @@
 package io.tlsadmit.gate;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tlsadmit.admission.StaticBudget;
@@ -79,7 +79,10 @@ class HelloAdmissionAllocationTest {
             work.run();
         }
         long allocated = threads.getThreadAllocatedBytes(thread) - before;
-        // The measurement itself may allocate a few bytes; a per-call allocation would show as 100s of KB.
-        assertEquals(0, allocated / 1024, "KiB allocated by 30000 onBytes calls (wait, refuse a new one, admit a resumption)");
+        // Less than a byte per call: the smallest object is 16 bytes, so one per call would show as >= 469 KiB. A few
+        // KiB can appear once in a run (measured 6 KiB after the other tests of this JVM, 0 alone): not per call.
+        int calls = 10_000 * inputs.length;
+        assertTrue(allocated < calls, allocated + " bytes allocated by " + calls
+                + " onBytes calls (wait, refuse a new one, admit a resumption)");
     }
 }
