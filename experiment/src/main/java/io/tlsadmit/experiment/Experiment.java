@@ -318,16 +318,31 @@ public final class Experiment {
         }
     }
 
-    /** The current workload's knee from an earlier run's knee search, 0 if none. */
+    /**
+     * The current workload's knee from an earlier run's knee search, 0 if none or if it was interrupted before the
+     * end (the search then continues from its steps: the same steps give the same next rate).
+     */
     private double resumedKnee() {
-        List<double[]> searched = ours(steps).filter(s -> s.phase().equals("knee"))
-                .map(s -> new double[] {s.usersPerSec(), s.throughput()}).toList();
-        if (searched.isEmpty()) {
+        KneeSearch search = earlierKneeSearch();
+        if (search == null || !Double.isNaN(search.nextRate())) {
             return 0;
         }
-        double knee = KneeSearch.kneeOf(searched);
-        progress.log("knee of stock Tomcat from the earlier knee search: %.0f new users/s", knee);
+        double knee = search.knee();
+        progress.log("knee of stock Tomcat from the earlier knee search: %.1f new users/s", knee);
         return knee;
+    }
+
+    /** The knee search replayed from the earlier run's steps, null when there are none. */
+    private KneeSearch earlierKneeSearch() {
+        List<StepResult> searched = ours(steps).filter(s -> s.phase().equals("knee")).toList();
+        if (searched.isEmpty()) {
+            return null;
+        }
+        KneeSearch search = new KneeSearch(options.startRate(), options.kneeResolution());
+        for (StepResult s : searched) {
+            search.record(s.usersPerSec(), s.throughput());
+        }
+        return search;
     }
 
     /** The CPU-change run of the interrupted run, kept as it was (its chart too). */
@@ -340,10 +355,14 @@ public final class Experiment {
         }
     }
 
-    /** Doubles the stock server's load from {@code --start-rate} until throughput has stopped growing. */
+    /**
+     * Doubles the stock server's load from {@code --start-rate} until throughput has stopped growing, then bisects
+     * the bracket around the knee to {@code --knee-resolution} ({@link KneeSearch}), all on one server.
+     */
     private double searchKnee() {
-        KneeSearch search = new KneeSearch(options.startRate());
-        progress.plan(serverStartSeconds() + 5L * stepSeconds(options.stepSeconds()));
+        KneeSearch earlier = earlierKneeSearch();
+        KneeSearch search = earlier != null ? earlier : new KneeSearch(options.startRate(), options.kneeResolution());
+        progress.plan(serverStartSeconds() + 8L * stepSeconds(options.stepSeconds()));
         try (RubisServer server = start(Mode.STOCK, 0, 0)) {
             for (double rate = search.nextRate(); !Double.isNaN(rate); rate = search.nextRate()) {
                 StepResult r = step(server, "knee", rate, Double.NaN, options.stepSeconds(), "knee search");
@@ -351,7 +370,8 @@ public final class Experiment {
             }
         }
         double knee = search.knee();
-        progress.log("knee of stock Tomcat: %.0f new users/s (highest throughput)", knee);
+        progress.log("knee of stock Tomcat: %.1f new users/s (doubling, then bisected to %s)", knee,
+                options.kneeResolution());
         return knee;
     }
 

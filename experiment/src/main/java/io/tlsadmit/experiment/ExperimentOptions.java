@@ -17,6 +17,7 @@ public record ExperimentOptions(
         List<Double> rates,
         double knee,
         double startRate,
+        io.tlsadmit.experiment.step.KneeSearch.Resolution kneeResolution,
         int stepSeconds,
         int warmupSeconds,
         int drainSeconds,
@@ -53,6 +54,9 @@ public record ExperimentOptions(
               --rates LIST            new users/s as absolute values; skips the knee search
               --knee N                the knee in new users/s; skips the knee search
               --start-rate N          the knee search starts here and doubles (default 4)
+              --knee-resolution R     after doubling brackets the knee, bisect until the bracket is at most R
+                                      wide: new users/s (8) or a share of its lower end (10%, the default);
+                                      off: the knee is the best doubling
               --step-seconds N        users arrive for this long per step (default 60)
               --warmup-seconds N      the start of a step left out of its figures (default 20)
               --drain-seconds N       after arrivals stop, users still inside may finish (default 5)
@@ -85,7 +89,7 @@ public record ExperimentOptions(
             """;
 
     private static final List<String> VALUED = List.of("--modes", "--multipliers", "--rates", "--knee",
-            "--start-rate", "--step-seconds", "--warmup-seconds", "--drain-seconds", "--server-warmup-seconds", "--db", "--scale", "--key",
+            "--start-rate", "--knee-resolution", "--step-seconds", "--warmup-seconds", "--drain-seconds", "--server-warmup-seconds", "--db", "--scale", "--key",
             "--tls", "--mix", "--think-scale", "--pages", "--cpu-change-seconds", "--maxsslrate", "--out",
             "--reject-rate", "--new-hello-rate",
             "--flash-crowd-seconds", "--connections-per-user", "--source-addresses");
@@ -98,6 +102,8 @@ public record ExperimentOptions(
         List<Double> rates = quick ? List.of(10.0, 20.0, 40.0, 80.0, 160.0, 320.0) : List.of();
         double knee = 0;
         double startRate = 4;
+        io.tlsadmit.experiment.step.KneeSearch.Resolution kneeResolution =
+                io.tlsadmit.experiment.step.KneeSearch.Resolution.DEFAULT;
         int stepSeconds = quick ? 10 : 60;
         int warmupSeconds = quick ? 3 : 20;
         int drainSeconds = quick ? 3 : 5;
@@ -147,6 +153,8 @@ public record ExperimentOptions(
                         case "--rates" -> rates = positives(option, value);
                         case "--knee" -> knee = positive(option, value);
                         case "--start-rate" -> startRate = positive(option, value);
+                        case "--knee-resolution" ->
+                                kneeResolution = io.tlsadmit.experiment.step.KneeSearch.Resolution.parse(value);
                         case "--step-seconds" -> stepSeconds = whole(option, value, 2);
                         case "--warmup-seconds" -> warmupSeconds = whole(option, value, 0);
                         case "--drain-seconds" -> drainSeconds = whole(option, value, 0);
@@ -189,7 +197,7 @@ public record ExperimentOptions(
         if (out == null) {
             out = Path.of("docs", "results", LocalDate.now(ZoneOffset.UTC) + (quick ? "-quick" : ""));
         }
-        return new ExperimentOptions(List.copyOf(modes), multipliers, rates, knee, startRate, stepSeconds,
+        return new ExperimentOptions(List.copyOf(modes), multipliers, rates, knee, startRate, kneeResolution, stepSeconds,
                 warmupSeconds, drainSeconds, serverWarmupSeconds, database, scale, key, mixes, tlsVersions, thinkTimeScale,
                 pages, cpuChange, cpuChangeSeconds, maxSslRate, rejectRate, newHelloRate, flashCrowd, flashCrowdSeconds,
                 connectionsPerUser, sourceAddresses, out, resume, quick);

@@ -114,6 +114,8 @@ final class Summary {
                         .collect(Collectors.joining(","))));
         if (o.knee() > 0) {
             args.addAll(List.of("--knee", number(o.knee())));
+        } else if (o.rates().isEmpty()) {
+            args.addAll(List.of("--start-rate", number(o.startRate()), "--knee-resolution", o.kneeResolution().toString()));
         }
         args.addAll(List.of("--step-seconds", Integer.toString(o.stepSeconds()),
                 "--warmup-seconds", Integer.toString(o.warmupSeconds()),

@@ -126,4 +126,16 @@ class ExperimentOptionsTest {
         assertEquals(0, o.sourceAddresses());
         assertEquals("--connections-per-user must be at most 64, got 65", error("--connections-per-user", "65"));
     }
+
+    @Test
+    void theKneeIsBisectedToTenPercentUnlessToldOtherwise() {
+        assertEquals(io.tlsadmit.experiment.step.KneeSearch.Resolution.DEFAULT,
+                ExperimentOptions.parse(new String[0]).kneeResolution());
+        assertEquals(5, ExperimentOptions.parse(new String[] {"--knee-resolution", "5"}).kneeResolution().width(80));
+        assertTrue(Double.isInfinite(ExperimentOptions.parse(new String[] {"--knee-resolution", "off"})
+                .kneeResolution().width(80)));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ExperimentOptions.parse(new String[] {"--knee-resolution", "0%"}));
+        assertTrue(e.getMessage().contains("--knee-resolution"));
+    }
 }
