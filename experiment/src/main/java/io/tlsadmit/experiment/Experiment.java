@@ -12,6 +12,7 @@ import io.tlsadmit.experiment.server.KeepAliveTimeout;
 import io.tlsadmit.experiment.server.ProcessCpu;
 import io.tlsadmit.experiment.server.RubisDatabase;
 import io.tlsadmit.experiment.server.RubisServer;
+import io.tlsadmit.experiment.server.ServerQuotaCgroup;
 import io.tlsadmit.experiment.step.GatlingStep;
 import io.tlsadmit.experiment.step.KneeSearch;
 import io.tlsadmit.experiment.step.RateTuning;
@@ -69,6 +70,7 @@ public final class Experiment {
     private RubisServer.Setup setup;
     private String databaseNote;
     private int stepNumber;
+    private final List<Thread> quotaHooks = new ArrayList<>();
 
     private Experiment(ExperimentOptions options) {
         this.options = options;
@@ -111,7 +113,7 @@ public final class Experiment {
             readEarlierSteps();
         }
         List<String> failed = new ArrayList<>();
-        List<String> cpuChange = List.of();
+        Map<CpuChangeKind, List<String>> cpuChanges = new java.util.EnumMap<>(CpuChangeKind.class);
         for (Workload w : options.workloads()) {
             workload = w;
             setup = baseSetup.withTls(w.tls());
@@ -120,12 +122,14 @@ public final class Experiment {
             knees.put(w, knee);
             // the CPU change is the study's own workload's (the first one given)
             if (options.cpuChange() && w.equals(options.workloads().get(0))) {
-                cpuChange = options.resume() && Files.isRegularFile(out.resolve("cpu-change.csv"))
-                        ? resumedCpuChange() : cpuChange(knee);
+                for (CpuChangeKind kind : options.cpuChangeKinds()) {
+                    cpuChanges.put(kind, options.resume() && Files.isRegularFile(csvOf(kind))
+                            ? resumedCpuChange(kind) : cpuChange(kind, knee));
+                }
             }
         }
         workload = options.workloads().get(0);
-        writeResults(knees.get(workload), started, startLoad, cpuChange);
+        writeResults(knees.get(workload), started, startLoad, cpuChanges);
         if (!failed.isEmpty()) {
             progress.log("these modes failed and are missing from the results: %s", failed);
         }
@@ -346,13 +350,18 @@ public final class Experiment {
     }
 
     /** The CPU-change run of the interrupted run, kept as it was (its chart too). */
-    private List<String> resumedCpuChange() {
-        progress.log("CPU change: kept from %s", out.resolve("cpu-change.csv"));
+    private List<String> resumedCpuChange(CpuChangeKind kind) {
+        progress.log("CPU change (%s): kept from %s", kind.label(), csvOf(kind));
         try {
-            return Files.readAllLines(out.resolve("cpu-change.csv")).stream().filter(line -> !line.isBlank()).toList();
+            return Files.readAllLines(csvOf(kind)).stream().filter(line -> !line.isBlank()).toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** {@code cpu-change.csv}, {@code cpu-quota-change.csv}. */
+    private Path csvOf(CpuChangeKind kind) {
+        return out.resolve(kind.files() + ".csv");
     }
 
     /**
@@ -386,10 +395,13 @@ public final class Experiment {
                         + stepSeconds(Math.max(options.warmupSeconds() + 2, options.stepSeconds() / 2))));
             }
         }
-        if (options.cpuChange() && workload.equals(options.workloads().get(0))
-                && !(options.resume() && Files.isRegularFile(out.resolve("cpu-change.csv")))) {
-            progress.plan(cpuChangeModes().size() * (serverStartSeconds()
-                    + stepSeconds(3 * options.cpuChangeSeconds())));
+        if (options.cpuChange() && workload.equals(options.workloads().get(0))) {
+            for (CpuChangeKind kind : options.cpuChangeKinds()) {
+                if (!(options.resume() && Files.isRegularFile(csvOf(kind)))) {
+                    progress.plan(cpuChangeModes().size() * (serverStartSeconds()
+                            + stepSeconds(3 * options.cpuChangeSeconds())));
+                }
+            }
         }
     }
 
@@ -429,8 +441,11 @@ public final class Experiment {
         return tuning.best();
     }
 
-    /** Tomcat's CPUs go 1 -> 2 -> 1 while users arrive at 2x the (one-CPU) knee. */
-    private List<String> cpuChange(double knee) {
+    /**
+     * Tomcat's CPUs go 1 -> 2 -> 1 ({@code taskset}) or its cgroup quota 1 -> 0.5 -> 1 CPU ({@code quota}) while users
+     * arrive at 2x the (one-CPU) knee.
+     */
+    private List<String> cpuChange(CpuChangeKind kind, double knee) {
         List<String> rows = new ArrayList<>();
         rows.add("mode,second,server_cpus,replies_per_s,completed_sessions_per_s,refused_connections_per_s,"
                 + "budget_full_handshakes_per_s");
@@ -443,10 +458,19 @@ public final class Experiment {
         List<String> responseRows = new ArrayList<>(List.of("mode,change,rate_before,steady_rate,seconds_to_within_10pct"));
         for (Mode mode : modes) {
             // HAProxy keeps the rate its sweep chose at one CPU, and has a thread for each CPU it may get
-            try (RubisServer server = start(mode, knee, mode.haproxy() ? haproxyLimit(mode, knee) : 0,
-                    CPU_CHANGE_HAPROXY_THREADS)) {
-                progress.log("CPU change, %s: %.0f new users/s, server CPUs 0 -> 0,1 -> 0, %d s each",
-                        mode.label(), round(2 * knee), phase);
+            // the quota's cgroup is created first and so closed last, after the server: nothing is left behind
+            try (ServerQuotaCgroup cgroup = kind == CpuChangeKind.QUOTA ? quotaCgroup(mode) : null;
+                    RubisServer server = start(mode, knee, mode.haproxy() ? haproxyLimit(mode, knee) : 0,
+                            kind == CpuChangeKind.TASKSET ? CPU_CHANGE_HAPROXY_THREADS : 1)) {
+                if (cgroup != null) {
+                    for (long pid : server.pids()) {
+                        cgroup.adopt(pid);
+                    }
+                    cgroup.limit(kind.cpus(0));
+                }
+                progress.log("CPU change, %s: %.0f new users/s, server %s, %d s each%s", mode.label(),
+                        round(2 * knee), kind.describe(), phase, cgroup == null ? ""
+                                : " (cgroup " + cgroup.path() + ", quota " + cgroup.describe() + ")");
                 Map<Integer, String> budget = new ConcurrentHashMap<>();
                 // The budget at 100 ms resolution: how fast it follows the CPUs (issue 14: within 10 % of its new
                 // steady value within 1 s). Each sample is one scrape of the gate's metrics, about 1 ms of server CPU.
@@ -455,8 +479,13 @@ public final class Experiment {
                 // hold up the 100 ms samples around the change they are there to time
                 ScheduledExecutorService clock = Executors.newScheduledThreadPool(2);
                 long t0 = System.nanoTime();
-                clock.schedule(() -> server.pin("0,1"), phase, TimeUnit.SECONDS);
-                clock.schedule(() -> server.pin(RubisServer.SERVER_CPUS), 2L * phase, TimeUnit.SECONDS);
+                if (cgroup == null) {
+                    clock.schedule(() -> server.pin("0,1"), phase, TimeUnit.SECONDS);
+                    clock.schedule(() -> server.pin(RubisServer.SERVER_CPUS), 2L * phase, TimeUnit.SECONDS);
+                } else {
+                    clock.schedule(() -> cgroup.limit(kind.cpus(1)), phase, TimeUnit.SECONDS);
+                    clock.schedule(() -> cgroup.limit(kind.cpus(2)), 2L * phase, TimeUnit.SECONDS);
+                }
                 if (!mode.haproxy() && mode != Mode.STOCK) {
                     clock.scheduleAtFixedRate(() -> {
                         String rate = budgetRate(server);
@@ -467,17 +496,20 @@ public final class Experiment {
                         }
                     }, 100, 100, TimeUnit.MILLISECONDS);
                 }
-                Path dir = out.resolve("runs").resolve("cpu-change-" + mode.label());
-                GatlingStep.run(dir, "cpu-change-" + mode.label(), properties(server, round(2 * knee), 3 * phase));
+                String name = kind.files() + "-" + mode.label();
+                Path dir = out.resolve("runs").resolve(name);
+                GatlingStep.run(dir, name, properties(server, round(2 * knee), 3 * phase));
                 clock.shutdownNow();
-                server.pin(RubisServer.SERVER_CPUS);
+                if (cgroup == null) {
+                    server.pin(RubisServer.SERVER_CPUS);
+                }
                 progress.done(stepSeconds(3 * phase));
                 double[] replies = new double[3 * phase];
                 for (int s = 0; s < 3 * phase; s++) {
                     StepFigures second = GatlingStep.figures(dir, s, s + 1);
                     replies[s] = second.perSecond("replies");
-                    rows.add(String.format(Locale.ROOT, "%s,%d,%d,%.0f,%.0f,%.0f,%s", mode.label(), s,
-                            s >= phase && s < 2 * phase ? 2 : 1, replies[s], second.perSecond("sessions_completed"),
+                    rows.add(String.format(Locale.ROOT, "%s,%d,%s,%.0f,%.0f,%.0f,%s", mode.label(), s,
+                            kind.cpusText(s / phase), replies[s], second.perSecond("sessions_completed"),
                             second.perSecond("connections_refused"), budget.getOrDefault(s, "")));
                 }
                 if (!samples.isEmpty()) {
@@ -486,17 +518,17 @@ public final class Experiment {
                         copy = List.copyOf(samples);
                     }
                     for (double[] sample : copy) {
-                        rateRows.add(String.format(Locale.ROOT, "%s,%.0f,%d,%.1f", mode.label(), sample[0],
-                                sample[0] >= phase * 1000.0 && sample[0] < 2 * phase * 1000.0 ? 2 : 1, sample[1]));
+                        rateRows.add(String.format(Locale.ROOT, "%s,%.0f,%s,%.1f", mode.label(), sample[0],
+                                kind.cpusText(Math.min(2, (int) (sample[0] / (phase * 1000.0)))), sample[1]));
                     }
                     for (int change = 1; change <= 2; change++) {
                         BudgetResponse response = BudgetResponse.of(copy, change * phase * 1000L, (change + 1) * phase * 1000L);
                         responseRows.add(String.format(Locale.ROOT, "%s,%s,%.1f,%.1f,%s", mode.label(),
-                                change == 1 ? "1->2" : "2->1", response.before(), response.steady(),
+                                kind.cpusText(change - 1) + "->" + kind.cpusText(change), response.before(), response.steady(),
                                 response.secondsToWithin10Percent() < 0 ? ""
                                         : String.format(Locale.ROOT, "%.1f", response.secondsToWithin10Percent())));
                         progress.log("CPU change, %s, %s CPUs: budget %.0f -> %.0f/s, within 10 %% after %s s", mode.label(),
-                                change == 1 ? "1->2" : "2->1", response.before(), response.steady(),
+                                kind.cpusText(change - 1) + "->" + kind.cpusText(change), response.before(), response.steady(),
                                 response.secondsToWithin10Percent() < 0 ? "never"
                                         : String.format(Locale.ROOT, "%.1f", response.secondsToWithin10Percent()));
                     }
@@ -506,15 +538,29 @@ public final class Experiment {
                 ran.add(mode);
             } catch (RuntimeException e) {
                 // one broken leg (e.g. HAProxy missing) must not lose the others' CPU change
-                progress.log("CPU change, %s FAILED, going on without it: %s", mode.label(), e.getMessage());
+                progress.log("CPU change (%s), %s FAILED, going on without it: %s", kind.label(), mode.label(),
+                        e.getMessage());
             }
         }
-        Charts.cpuChange(out.resolve("cpu-change.png"), ran, series, labels);
+        Charts.cpuChange(out.resolve(kind.files() + ".png"), "Tomcat's CPUs change mid-run: " + kind.describe(),
+                ran, series, labels);
         if (rateRows.size() > 1) {
-            write(out.resolve("cpu-change-budget.csv"), String.join("\n", rateRows) + "\n");
-            write(out.resolve("cpu-change-response.csv"), String.join("\n", responseRows) + "\n");
+            write(out.resolve(kind.files() + "-budget.csv"), String.join("\n", rateRows) + "\n");
+            write(out.resolve(kind.files() + "-response.csv"), String.join("\n", responseRows) + "\n");
         }
         return rows;
+    }
+
+    /**
+     * The quota's cgroup for one mode's run, removed at the end of it, and also if this JVM is stopped meanwhile
+     * (Ctrl-C): a shutdown hook closes it (closing twice is harmless).
+     */
+    private ServerQuotaCgroup quotaCgroup(Mode mode) {
+        ServerQuotaCgroup cgroup = ServerQuotaCgroup.create("tlsadmit-experiment-" + self + "-" + mode.label());
+        Thread hook = new Thread(cgroup::close, "remove " + cgroup.path());
+        Runtime.getRuntime().addShutdownHook(hook);
+        quotaHooks.add(hook);
+        return cgroup;
     }
 
     private List<Mode> cpuChangeModes() {
@@ -636,7 +682,8 @@ public final class Experiment {
         write(out.resolve("steps.csv"), ResultsCsv.format(steps));
     }
 
-    private void writeResults(double knee, Instant started, double startLoad, List<String> cpuChange) {
+    private void writeResults(double knee, Instant started, double startLoad,
+            Map<CpuChangeKind, List<String>> cpuChanges) {
         List<StepResult> sweep = ours(steps).filter(s -> s.phase().equals("sweep")).toList();
         StringBuilder tables = new StringBuilder(SummaryTable.markdown(sweep, knee));
         for (Workload w : options.workloads()) {
@@ -649,14 +696,26 @@ public final class Experiment {
                         .append(SummaryTable.markdown(of, k));
             }
         }
-        if (!cpuChange.isEmpty()) {
-            write(out.resolve("cpu-change.csv"), String.join("\n", cpuChange) + "\n");
-        }
+        StringBuilder cpuChangeSection = new StringBuilder();
+        cpuChanges.forEach((kind, rows) -> {
+            if (rows.size() > 1) {
+                write(csvOf(kind), String.join("\n", rows) + "\n");
+                cpuChangeSection.append(String.format(Locale.ROOT, kind == CpuChangeKind.TASKSET
+                        ? "CPU change at 2× the knee: Tomcat on CPU 0, then CPUs 0–1 (the second one shared with"
+                                + " Gatling), then CPU 0 again, %d s each"
+                        : "CPU quota change at 2× the knee: Tomcat on CPU 0 in a cgroup of its own, CFS quota 1 CPU,"
+                                + " then 0.5, then 1 again, %d s each (`%s.csv`)", options.cpuChangeSeconds(),
+                        kind.files()))
+                        .append(String.format(Locale.ROOT, "; mean replies/s from the %d-th second of each phase on,"
+                                + " and the gate budget's median rate:%n%n", Math.min(5, options.cpuChangeSeconds() / 2)))
+                        .append(CpuChangeTable.markdown(rows.subList(1, rows.size()), options.cpuChangeSeconds(), kind))
+                        .append('\n');
+            }
+        });
         write(out.resolve("summary.md"), Summary.markdown(new Summary.Run(options, knee, started, Instant.now()
                 .truncatedTo(ChronoUnit.SECONDS), startLoad, ProcessCpu.loadAverage(), databaseNote,
                 setup.distribution().version(), root.relativize(out).toString()), steps, sweep,
-                tables.toString(), cpuChange.isEmpty() ? ""
-                        : CpuChangeTable.markdown(cpuChange.subList(1, cpuChange.size()), options.cpuChangeSeconds())));
+                tables.toString(), cpuChangeSection.toString()));
     }
 
     private static void write(Path file, String text) {

@@ -31,6 +31,7 @@ public record ExperimentOptions(
         int pages,
         boolean cpuChange,
         int cpuChangeSeconds,
+        List<CpuChangeKind> cpuChangeKinds,
         int maxSslRate,
         int rejectRate,
         int newHelloRate,
@@ -71,6 +72,8 @@ public record ExperimentOptions(
               --pages N               pages per user session at most (default 20)
               --cpu-change / --no-cpu-change   the 1 -> 2 -> 1 CPU run (default on, off with --quick)
               --cpu-change-seconds N  length of each CPU phase (default 30)
+              --cpu-change-kind K     taskset: CPUs 1 -> 2 -> 1; quota: a cgroup CPU quota 1 -> 0.5 -> 1 on one
+                                      CPU (needs a writable cgroup cpu controller: root); both (default)
               --maxsslrate N          HAProxy's maxsslrate; skips its sweep
               --reject-rate N         haproxy-reject's new connections admitted per second; skips its sweep
               --new-hello-rate N      haproxy-hello's hellos without a ticket admitted per second; skips its sweep
@@ -90,7 +93,7 @@ public record ExperimentOptions(
 
     private static final List<String> VALUED = List.of("--modes", "--multipliers", "--rates", "--knee",
             "--start-rate", "--knee-resolution", "--step-seconds", "--warmup-seconds", "--drain-seconds", "--server-warmup-seconds", "--db", "--scale", "--key",
-            "--tls", "--mix", "--think-scale", "--pages", "--cpu-change-seconds", "--maxsslrate", "--out",
+            "--tls", "--mix", "--think-scale", "--pages", "--cpu-change-seconds", "--cpu-change-kind", "--maxsslrate", "--out",
             "--reject-rate", "--new-hello-rate",
             "--flash-crowd-seconds", "--connections-per-user", "--source-addresses");
 
@@ -123,6 +126,7 @@ public record ExperimentOptions(
         int pages = 20;
         boolean cpuChange = !quick;
         int cpuChangeSeconds = 30;
+        List<CpuChangeKind> cpuChangeKinds = List.of(CpuChangeKind.TASKSET, CpuChangeKind.QUOTA);
         int maxSslRate = 0;
         int rejectRate = 0;
         int newHelloRate = 0;
@@ -170,6 +174,7 @@ public record ExperimentOptions(
                         case "--think-scale" -> thinkTimeScale = positive(option, value);
                         case "--pages" -> pages = whole(option, value, 1);
                         case "--cpu-change-seconds" -> cpuChangeSeconds = whole(option, value, 2);
+                        case "--cpu-change-kind" -> cpuChangeKinds = CpuChangeKind.parse(value);
                         case "--maxsslrate" -> maxSslRate = whole(option, value, 1);
                         case "--reject-rate" -> rejectRate = whole(option, value, 1);
                         case "--new-hello-rate" -> newHelloRate = whole(option, value, 1);
@@ -199,7 +204,7 @@ public record ExperimentOptions(
         }
         return new ExperimentOptions(List.copyOf(modes), multipliers, rates, knee, startRate, kneeResolution, stepSeconds,
                 warmupSeconds, drainSeconds, serverWarmupSeconds, database, scale, key, mixes, tlsVersions, thinkTimeScale,
-                pages, cpuChange, cpuChangeSeconds, maxSslRate, rejectRate, newHelloRate, flashCrowd, flashCrowdSeconds,
+                pages, cpuChange, cpuChangeSeconds, cpuChangeKinds, maxSslRate, rejectRate, newHelloRate, flashCrowd, flashCrowdSeconds,
                 connectionsPerUser, sourceAddresses, out, resume, quick);
     }
 

@@ -67,18 +67,14 @@ final class Summary {
                 .map(s -> s.mode().label() + " at " + number(s.usersPerSec()) + " users/s").toList();
         out.append(generatorBound.isEmpty() ? "" : " Limited by the load generator (its CPU ≥ 90 %), so not a"
                 + " measure of the server: " + String.join(", ", generatorBound) + ".").append("\n\n");
-        if (!cpuChangeTable.isEmpty()) {
-            out.append(String.format(Locale.ROOT, "CPU change at 2× the knee: Tomcat on CPU 0, then CPUs 0–1 (the"
-                    + " second one shared with Gatling), then CPU 0 again, %d s each; mean replies/s from the %d-th"
-                    + " second of each phase on, and the gate budget's median rate:%n%n",
-                    o.cpuChangeSeconds(), Math.min(5, o.cpuChangeSeconds() / 2)));
-            out.append(cpuChangeTable).append('\n');
-        }
+        // the CPU change's sections (taskset, quota), each its introduction and table
+        out.append(cpuChangeTable);
         out.append("Charts (`").append(run.outDir()).append("/`): `throughput.png`, `response-time.png`,"
                 + " `response-time-p99.png`, `completed-sessions.png`, `refused-connections.png`, `resumed-share.png`,"
                 + " `client-timeouts.png`")
                 .append(o.flashCrowd() ? ", `flash-crowd.png` (and `flash-crowd.csv`)" : "")
-                .append(o.cpuChange() ? ", `cpu-change.png` (and `cpu-change.csv`)" : "")
+                .append(o.cpuChange() ? o.cpuChangeKinds().stream().map(k -> ", `" + k.files() + ".png` (and `" + k.files()
+                        + ".csv`)").collect(Collectors.joining()) : "")
                 .append("; every step in `steps.csv`, each Gatling run's own figures under `runs/`.\n");
         return out.toString();
     }
@@ -134,7 +130,8 @@ final class Summary {
         }
         args.add(o.flashCrowd() ? "--flash-crowd" : "--no-flash-crowd");
         if (o.cpuChange()) {
-            args.addAll(List.of("--cpu-change-seconds", Integer.toString(o.cpuChangeSeconds())));
+            args.addAll(List.of("--cpu-change-seconds", Integer.toString(o.cpuChangeSeconds()), "--cpu-change-kind",
+                    o.cpuChangeKinds().size() > 1 ? "both" : o.cpuChangeKinds().get(0).label()));
         } else {
             args.add("--no-cpu-change");
         }

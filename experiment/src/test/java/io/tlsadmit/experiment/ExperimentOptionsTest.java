@@ -138,4 +138,16 @@ class ExperimentOptionsTest {
                 () -> ExperimentOptions.parse(new String[] {"--knee-resolution", "0%"}));
         assertTrue(e.getMessage().contains("--knee-resolution"));
     }
+
+    @Test
+    void theCpuChangeIsBothTasksetAndQuotaUnlessToldOne() {
+        assertEquals(List.of(CpuChangeKind.TASKSET, CpuChangeKind.QUOTA),
+                ExperimentOptions.parse(new String[0]).cpuChangeKinds());
+        assertEquals(List.of(CpuChangeKind.QUOTA),
+                ExperimentOptions.parse(new String[] {"--cpu-change-kind", "quota"}).cpuChangeKinds());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ExperimentOptions.parse(new String[] {"--cpu-change-kind", "cgroup"}));
+        assertTrue(e.getMessage().contains("--cpu-change-kind"));
+        assertEquals("1 -> 0.5 -> 1 CPUs (quota)", CpuChangeKind.QUOTA.describe());
+    }
 }

@@ -84,9 +84,10 @@ public final class Charts {
     }
 
     /** The CPU-change run: throughput per second while Tomcat's CPUs go 1 → 2 → 1. */
-    public static void cpuChange(Path file, List<Mode> modes, List<double[]> seconds, List<String> labels) {
+    public static void cpuChange(Path file, String title, List<Mode> modes, List<double[]> seconds,
+            List<String> labels) {
         XYChart chart = new XYChartBuilder().width(800).height(500)
-                .title("Tomcat's CPUs change mid-run: 1 -> 2 -> 1").xAxisTitle("second")
+                .title(title).xAxisTitle("second")
                 .yAxisTitle("replies/s").build();
         for (int i = 0; i < modes.size(); i++) {
             addPerSecond(chart, labels.get(i), seconds.get(i));
