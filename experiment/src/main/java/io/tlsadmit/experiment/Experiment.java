@@ -116,12 +116,13 @@ public final class Experiment {
         Map<CpuChangeKind, List<String>> cpuChanges = new java.util.EnumMap<>(CpuChangeKind.class);
         for (Workload w : options.workloads()) {
             workload = w;
-            setup = baseSetup.withTls(w.tls());
-            progress.log("workload: RUBiS %s mix, TLS %s", w.mix(), w.tls());
+            setup = baseSetup.withTls(w.tls()).withServerCpus(w.cpuList());
+            progress.log("workload: RUBiS %s mix, TLS %s, %s: server on CPU %s, Gatling on CPU %s", w.mix(), w.tls(),
+                    w.cpusLabel(), w.cpuList(), LOAD_GENERATOR_CPUS);
             double knee = runWorkload(failed);
             knees.put(w, knee);
-            // the CPU change is the study's own workload's (the first one given)
-            if (options.cpuChange() && w.equals(options.workloads().get(0))) {
+            // the CPU change is the study's own workload's (the first one given on one CPU: it starts from one)
+            if (options.cpuChange() && w.equals(cpuChangeWorkload())) {
                 for (CpuChangeKind kind : options.cpuChangeKinds()) {
                     cpuChanges.put(kind, options.resume() && Files.isRegularFile(csvOf(kind))
                             ? resumedCpuChange(kind) : cpuChange(kind, knee));
@@ -205,8 +206,9 @@ public final class Experiment {
         try (RubisServer server = RubisServer.start(mode, setup, mode == Mode.STATIC ? knee : 0, haproxyRate)) {
             sleep(FLASH_CROWD_IDLE_SECONDS);
             progress.log("%s, flash crowd: %.1f new users/s at once for %d s", mode.label(), rate, window);
-            String name = String.format(Locale.ROOT, "flash-%s-%s-tls%s-%s", mode.label(), workload.mix(),
-                    workload.tls(), String.format(Locale.ROOT, "%.1f", rate));
+            String name = String.format(Locale.ROOT, "flash-%s-%s-tls%s-%s%s", mode.label(), workload.mix(),
+                    workload.tls(), String.format(Locale.ROOT, "%.1f", rate),
+                    workload.serverCpus() == 1 ? "" : "-" + workload.serverCpus() + "cpus");
             Path dir = out.resolve("runs").resolve(name);
             GatlingStep.run(dir, name, properties(server, rate, window));
             double[] replies = new double[window];
@@ -395,7 +397,7 @@ public final class Experiment {
                         + stepSeconds(Math.max(options.warmupSeconds() + 2, options.stepSeconds() / 2))));
             }
         }
-        if (options.cpuChange() && workload.equals(options.workloads().get(0))) {
+        if (options.cpuChange() && workload.equals(cpuChangeWorkload())) {
             for (CpuChangeKind kind : options.cpuChangeKinds()) {
                 if (!(options.resume() && Files.isRegularFile(csvOf(kind)))) {
                     progress.plan(cpuChangeModes().size() * (serverStartSeconds()
@@ -563,6 +565,11 @@ public final class Experiment {
         return cgroup;
     }
 
+    /** The first workload on one server CPU: the CPU change starts from one CPU; null when there is none. */
+    private Workload cpuChangeWorkload() {
+        return options.workloads().stream().filter(w -> w.serverCpus() == 1).findFirst().orElse(null);
+    }
+
     private List<Mode> cpuChangeModes() {
         return options.modes();
     }
@@ -690,7 +697,7 @@ public final class Experiment {
             List<StepResult> of = steps.stream().filter(s -> s.phase().equals("sweep") && s.workload().equals(w))
                     .toList();
             double k = knees.getOrDefault(w, knee);
-            Charts.write(out, of, options.modes(), k, w.chartSuffix());
+            Charts.write(out, of, options.modes(), k, w.chartSuffix(), w.cpusLabel());
             if (!w.equals(workload)) {
                 tables.append(String.format(Locale.ROOT, "%n%s (knee %.0f new users/s):%n%n", w.label(), k))
                         .append(SummaryTable.markdown(of, k));

@@ -32,6 +32,7 @@ public record ExperimentOptions(
         boolean cpuChange,
         int cpuChangeSeconds,
         List<CpuChangeKind> cpuChangeKinds,
+        List<Integer> serverCpus,
         int maxSslRate,
         int rejectRate,
         int newHelloRate,
@@ -68,6 +69,8 @@ public record ExperimentOptions(
               --key rsa2048|rsa4096|ec  server certificate key (default rsa2048, quick rsa4096)
               --tls LIST              TLS versions, 1.3 and/or 1.2, each a run of its own (default 1.3)
               --mix LIST              RUBiS mixes, browsing and/or bidding, each a run of its own (default browsing)
+              --server-cpus LIST      the server's CPUs, 1 (CPU 0) and/or 2 (CPUs 0-1: the second is also
+                                      Gatling's), each a run of its own with its own knee (default 1)
               --think-scale X         multiplies RUBiS think times (mean 7 s) (default 0.1)
               --pages N               pages per user session at most (default 20)
               --cpu-change / --no-cpu-change   the 1 -> 2 -> 1 CPU run (default on, off with --quick)
@@ -93,7 +96,7 @@ public record ExperimentOptions(
 
     private static final List<String> VALUED = List.of("--modes", "--multipliers", "--rates", "--knee",
             "--start-rate", "--knee-resolution", "--step-seconds", "--warmup-seconds", "--drain-seconds", "--server-warmup-seconds", "--db", "--scale", "--key",
-            "--tls", "--mix", "--think-scale", "--pages", "--cpu-change-seconds", "--cpu-change-kind", "--maxsslrate", "--out",
+            "--tls", "--mix", "--server-cpus", "--think-scale", "--pages", "--cpu-change-seconds", "--cpu-change-kind", "--maxsslrate", "--out",
             "--reject-rate", "--new-hello-rate",
             "--flash-crowd-seconds", "--connections-per-user", "--source-addresses");
 
@@ -118,6 +121,7 @@ public record ExperimentOptions(
         String key = quick ? "rsa4096" : "rsa2048";
         List<String> tlsVersions = List.of("1.3");
         List<String> mixes = List.of("browsing");
+        List<Integer> serverCpus = List.of(1);
         boolean flashCrowd = !quick;
         int flashCrowdSeconds = 30;
         int connectionsPerUser = 1;
@@ -168,6 +172,8 @@ public record ExperimentOptions(
                         case "--key" -> key = oneOf(option, value, "rsa2048", "rsa4096", "ec");
                         case "--tls" -> tlsVersions = oneOrMoreOf(option, value, "1.3", "1.2");
                         case "--mix" -> mixes = oneOrMoreOf(option, value, "browsing", "bidding");
+                        case "--server-cpus" -> serverCpus = oneOrMoreOf(option, value, "1", "2").stream()
+                                .map(Integer::valueOf).toList();
                         case "--flash-crowd-seconds" -> flashCrowdSeconds = whole(option, value, 12);
                         case "--connections-per-user" -> connectionsPerUser = whole(option, value, 1);
                         case "--source-addresses" -> sourceAddresses = whole(option, value, 0);
@@ -204,7 +210,7 @@ public record ExperimentOptions(
         }
         return new ExperimentOptions(List.copyOf(modes), multipliers, rates, knee, startRate, kneeResolution, stepSeconds,
                 warmupSeconds, drainSeconds, serverWarmupSeconds, database, scale, key, mixes, tlsVersions, thinkTimeScale,
-                pages, cpuChange, cpuChangeSeconds, cpuChangeKinds, maxSslRate, rejectRate, newHelloRate, flashCrowd, flashCrowdSeconds,
+                pages, cpuChange, cpuChangeSeconds, cpuChangeKinds, serverCpus, maxSslRate, rejectRate, newHelloRate, flashCrowd, flashCrowdSeconds,
                 connectionsPerUser, sourceAddresses, out, resume, quick);
     }
 
@@ -233,7 +239,9 @@ public record ExperimentOptions(
         List<Workload> workloads = new ArrayList<>();
         for (String mix : mixes) {
             for (String version : tlsVersions) {
-                workloads.add(new Workload(mix, version));
+                for (int cpus : serverCpus) {
+                    workloads.add(new Workload(mix, version, cpus));
+                }
             }
         }
         return workloads;

@@ -39,14 +39,14 @@ final class Summary {
                 bin/experiment %s
                 ```
 
-                Tomcat %s (JDK %s) pinned to CPU 0 with `taskset -a -cp 0`, Gatling 3.15.1 in the experiment's JVM on \
-                CPU 1; %s, TLS %s. RUBiS %s mix, open model (Poisson arrivals of new users), think time scaled \
+                Tomcat %s (JDK %s) pinned to CPU 0 with `taskset -a -cp 0` (in a workload on 2 server CPUs: CPUs 0-1, \
+                the second shared with Gatling), Gatling 3.15.1 in the experiment's JVM on CPU 1; %s, TLS %s. RUBiS %s mix, open model (Poisson arrivals of new users), think time scaled \
                 by %s (mean %.1f s) and Tomcat's keep-alive timeout with it (%d ms: users reconnect and resume, as in the \
                 study), at most %d pages per session, 10 s request timeout, %d connection(s) per user, users from %s; %s. MariaDB itself is not \
                 pinned (it is shared with other tests).
 
                 Each step: users arrive for %d s; the first %d s are left out, the figures are per-second means over \
-                the remaining %d s; then %d s of drain. Knee (stock Tomcat's highest throughput): **%.0f new \
+                the remaining %d s; then %d s of drain. Knee (stock Tomcat's, doubling then bisected): **%.1f new \
                 users/s**.%s%s
 
                 """, run.started(), run.finished(), run.loadAtStart(), minLoad, maxLoad, run.loadAtEnd(),
@@ -117,6 +117,10 @@ final class Summary {
                 "--warmup-seconds", Integer.toString(o.warmupSeconds()),
                 "--db", o.database(), "--scale", number(o.scale()), "--key", o.key(), "--tls", o.tls(),
                 "--mix", o.mix(), "--think-scale", number(o.thinkTimeScale())));
+        if (!o.serverCpus().equals(List.of(1))) {
+            args.addAll(List.of("--server-cpus", o.serverCpus().stream().map(String::valueOf)
+                    .collect(Collectors.joining(","))));
+        }
         if (o.connectionsPerUser() != 1) {
             args.addAll(List.of("--connections-per-user", Integer.toString(o.connectionsPerUser())));
         }

@@ -150,4 +150,14 @@ class ExperimentOptionsTest {
         assertTrue(e.getMessage().contains("--cpu-change-kind"));
         assertEquals("1 -> 0.5 -> 1 CPUs (quota)", CpuChangeKind.QUOTA.describe());
     }
+
+    @Test
+    void twoServerCpusAreAWorkloadOfTheirOwnWithTheirOwnCharts() {
+        ExperimentOptions o = ExperimentOptions.parse(new String[] {"--server-cpus", "1,2"});
+        assertEquals(List.of(Workload.STUDY, new Workload("browsing", "1.3", 2)), o.workloads());
+        assertEquals("-2cpus", o.workloads().get(1).chartSuffix());
+        assertEquals("0-1", o.workloads().get(1).cpuList());
+        assertTrue(o.workloads().get(1).cpusLabel().contains("shared with Gatling"));
+        assertThrows(IllegalArgumentException.class, () -> ExperimentOptions.parse(new String[] {"--server-cpus", "3"}));
+    }
 }
