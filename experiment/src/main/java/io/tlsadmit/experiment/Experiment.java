@@ -3,11 +3,13 @@ package io.tlsadmit.experiment;
 import io.tlsadmit.experiment.flash.FlashCrowdCsv;
 import io.tlsadmit.experiment.flash.FlashCrowdResult;
 import io.tlsadmit.experiment.flash.Recovery;
+import io.tlsadmit.experiment.flash.ServerRecovery;
 import io.tlsadmit.experiment.report.Charts;
 import io.tlsadmit.experiment.report.CpuChangeTable;
 import io.tlsadmit.experiment.report.ResultsCsv;
 import io.tlsadmit.experiment.report.SummaryTable;
 import io.tlsadmit.testing.CpuPinning;
+import io.tlsadmit.testing.PrometheusScrape;
 import io.tlsadmit.experiment.server.KeepAliveTimeout;
 import io.tlsadmit.experiment.server.ProcessCpu;
 import io.tlsadmit.experiment.server.RubisDatabase;
@@ -195,22 +197,42 @@ public final class Experiment {
 
     /**
      * A fresh server (started, healthy, then 5 s idle, no warm-up) receives 4× the knee at once; throughput in 1 s
-     * buckets over {@code --flash-crowd-seconds} tells how long it took to serve the crowd at its steady rate.
+     * buckets tells how long it took to serve the crowd at the mode's steady rate at that load: its sweep step at
+     * the same users/s when the sweep had one, else the tail of a window twice {@code --flash-crowd-seconds} long.
+     * The gate's counter of admitted new connections, scraped every 100 ms, gives the server's view.
      */
     private void flashCrowd(Mode mode, double knee) {
         double rate = round(4 * knee);
-        int window = options.flashCrowdSeconds();
+        java.util.Optional<StepResult> swept = ours(steps).filter(s -> s.mode() == mode && s.phase().equals("sweep")
+                && Math.abs(s.usersPerSec() - rate) < 0.05).findFirst();
+        int window = swept.isPresent() ? options.flashCrowdSeconds() : 2 * options.flashCrowdSeconds();
         int haproxyRate = mode.haproxy() ? haproxyLimit(mode, knee) : 0;
         progress.plan(SERVER_START_SECONDS + 5 + stepSeconds(window));
         progress.log("starting %s server for the flash crowd (cold: no warm-up)", mode.label());
         try (RubisServer server = RubisServer.start(mode, setup, mode == Mode.STATIC ? knee : 0, haproxyRate)) {
             sleep(FLASH_CROWD_IDLE_SECONDS);
-            progress.log("%s, flash crowd: %.1f new users/s at once for %d s", mode.label(), rate, window);
+            progress.log("%s, flash crowd: %.1f new users/s at once for %d s; steady value from %s", mode.label(),
+                    rate, window, swept.isPresent() ? "its sweep step at that rate" : "the window's last 10 s");
             String name = String.format(Locale.ROOT, "flash-%s-%s-tls%s-%s%s", mode.label(), workload.mix(),
                     workload.tls(), String.format(Locale.ROOT, "%.1f", rate),
                     workload.serverCpus() == 1 ? "" : "-" + workload.serverCpus() + "cpus");
             Path dir = out.resolve("runs").resolve(name);
+            // the gate's admitted new connections every 100 ms, from before the crowd to the end of the run
+            List<double[]> admitted = java.util.Collections.synchronizedList(new ArrayList<>());
+            ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
+            long t0 = System.nanoTime();
+            if (mode.gated()) {
+                clock.scheduleAtFixedRate(() -> {
+                    long ms = (System.nanoTime() - t0) / 1_000_000L;
+                    String text = server.scrapeMetrics();
+                    if (!text.isEmpty()) {
+                        admitted.add(new double[] {ms, PrometheusScrape.parse(text).value("tlsadmit_connections_total",
+                                "decision", "admitted", "verdict", "NEW")});
+                    }
+                }, 0, 100, TimeUnit.MILLISECONDS);
+            }
             GatlingStep.run(dir, name, properties(server, rate, window));
+            clock.shutdownNow();
             double[] replies = new double[window];
             double[] refused = new double[window];
             for (int s = 0; s < window; s++) {
@@ -218,12 +240,31 @@ public final class Experiment {
                 replies[s] = second.perSecond("replies");
                 refused[s] = second.perSecond("connections_refused");
             }
-            Recovery recovery = Recovery.of(replies, refused);
+            Recovery recovery = swept.isPresent() ? Recovery.of(replies, refused, swept.get().throughput())
+                    : Recovery.of(replies, refused);
+            ServerRecovery serverRecovery = null;
+            if (mode.gated()) {
+                List<double[]> copy;
+                synchronized (admitted) {
+                    copy = List.copyOf(admitted);
+                }
+                double steadyAdmitted = swept.map(s -> s.serverNewAdmitted() / s.stepSeconds()).orElse(Double.NaN);
+                serverRecovery = ServerRecovery.of(copy, window * 1000L, steadyAdmitted);
+                StringBuilder rows = new StringBuilder("ms,admitted_new_total\n");
+                for (double[] sample : copy) {
+                    rows.append(String.format(Locale.ROOT, "%.0f,%.0f%n", sample[0], sample[1]));
+                }
+                write(dir.resolve("admitted-new.csv"), rows.toString());
+            }
+            String source = swept.isPresent() ? "sweep" : "window-tail";
             flashCrowds.removeIf(f -> f.mode() == mode && f.workload().equals(workload));
-            flashCrowds.add(new FlashCrowdResult(mode, workload, rate, replies, recovery));
-            progress.log("  steady %.0f replies/s; 90 %% of it held after %s s; %d connections refused meanwhile",
-                    recovery.steady(), recovery.secondsTo90Percent() < 0 ? "never within the window"
-                            : Integer.toString(recovery.secondsTo90Percent()), recovery.refusedMeanwhile());
+            flashCrowds.add(new FlashCrowdResult(mode, workload, rate, replies, recovery, source, serverRecovery));
+            progress.log("  steady %.0f replies/s (%s); 90 %% of it held after %s s; %d connections refused meanwhile%s",
+                    recovery.steady(), source, recovery.secondsTo90Percent() < 0 ? "never within the window"
+                            : Integer.toString(recovery.secondsTo90Percent()), recovery.refusedMeanwhile(),
+                    serverRecovery == null ? "" : String.format(Locale.ROOT, "; gate: admitted new %.1f/s steady, 90 %%"
+                            + " held after %s s", serverRecovery.steady(), serverRecovery.secondsTo90Percent() < 0
+                            ? "never" : String.format(Locale.ROOT, "%.1f", serverRecovery.secondsTo90Percent())));
         }
         progress.done(SERVER_START_SECONDS + 5 + stepSeconds(window));
     }
