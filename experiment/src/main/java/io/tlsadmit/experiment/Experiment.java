@@ -570,8 +570,9 @@ public final class Experiment {
                                 kind.cpusText(change - 1) + "->" + kind.cpusText(change), response.before(), response.steady(),
                                 response.secondsToWithin10Percent() < 0 ? ""
                                         : String.format(Locale.ROOT, "%.1f", response.secondsToWithin10Percent())));
-                        progress.log("CPU change, %s, %s CPUs: budget %.0f -> %.0f/s, within 10 %% after %s s", mode.label(),
-                                kind.cpusText(change - 1) + "->" + kind.cpusText(change), response.before(), response.steady(),
+                        progress.log("CPU change (%s), %s, %s CPUs: budget %.0f -> %.0f/s, within 10 %% after %s s",
+                                kind.label(), mode.label(), kind.cpusText(change - 1) + "->" + kind.cpusText(change),
+                                response.before(), response.steady(),
                                 response.secondsToWithin10Percent() < 0 ? "never"
                                         : String.format(Locale.ROOT, "%.1f", response.secondsToWithin10Percent()));
                     }

@@ -46,7 +46,7 @@ final class Summary {
                 pinned (it is shared with other tests).
 
                 Each step: users arrive for %d s; the first %d s are left out, the figures are per-second means over \
-                the remaining %d s; then %d s of drain. Knee (stock Tomcat's, doubling then bisected): **%.1f new \
+                the remaining %d s; then %d s of drain. Knee (stock Tomcat's: doubling, then bisected): **%.1f new \
                 users/s**.%s%s
 
                 """, run.started(), run.finished(), run.loadAtStart(), minLoad, maxLoad, run.loadAtEnd(),
