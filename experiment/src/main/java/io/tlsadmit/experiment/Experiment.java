@@ -259,12 +259,13 @@ public final class Experiment {
             String source = swept.isPresent() ? "sweep" : "window-tail";
             flashCrowds.removeIf(f -> f.mode() == mode && f.workload().equals(workload));
             flashCrowds.add(new FlashCrowdResult(mode, workload, rate, replies, recovery, source, serverRecovery));
-            progress.log("  steady %.0f replies/s (%s); 90 %% of it held after %s s; %d connections refused meanwhile%s",
+            progress.log("  steady %.0f replies/s (%s); 90 %% of it held %s; %d connections refused meanwhile%s",
                     recovery.steady(), source, recovery.secondsTo90Percent() < 0 ? "never within the window"
-                            : Integer.toString(recovery.secondsTo90Percent()), recovery.refusedMeanwhile(),
+                            : "after " + recovery.secondsTo90Percent() + " s", recovery.refusedMeanwhile(),
                     serverRecovery == null ? "" : String.format(Locale.ROOT, "; gate: admitted new %.1f/s steady, 90 %%"
-                            + " held after %s s", serverRecovery.steady(), serverRecovery.secondsTo90Percent() < 0
-                            ? "never" : String.format(Locale.ROOT, "%.1f", serverRecovery.secondsTo90Percent())));
+                            + " held %s", serverRecovery.steady(), serverRecovery.secondsTo90Percent() < 0
+                            ? "never within the window"
+                            : String.format(Locale.ROOT, "after %.1f s", serverRecovery.secondsTo90Percent())));
         }
         progress.done(SERVER_START_SECONDS + 5 + stepSeconds(window));
     }
