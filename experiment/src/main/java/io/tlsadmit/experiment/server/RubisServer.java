@@ -34,6 +34,11 @@ public final class RubisServer implements AutoCloseable {
     private final Mode mode;
     private final TomcatServer tomcat;
     private final Haproxy haproxy;
+    /**
+     * One client for every scrape: the CPU change and the flash crowd scrape every 100 ms, and a new client per
+     * request (its own selector thread) took longer than that on a loaded machine.
+     */
+    private final HttpClient scraper = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private RubisServer(Mode mode, TomcatServer tomcat, Haproxy haproxy) {
         this.mode = mode;
@@ -182,7 +187,18 @@ public final class RubisServer implements AutoCloseable {
     }
 
     public String scrapeMetrics() {
-        return metricsUrl().isEmpty() ? "" : get(metricsUrl());
+        if (metricsUrl().isEmpty()) {
+            return "";
+        }
+        try {
+            return scraper.send(HttpRequest.newBuilder(URI.create(metricsUrl())).timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+        } catch (IOException e) {
+            return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        }
     }
 
     @Override
@@ -220,18 +236,6 @@ public final class RubisServer implements AutoCloseable {
             }
         }
         throw new IllegalStateException("RUBiS did not become healthy: " + last + "\n" + tomcat.tail());
-    }
-
-    private static String get(String url) {
-        try {
-            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
-                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body();
-        } catch (IOException e) {
-            return "";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "";
-        }
     }
 
     private static String read(Path file) {
