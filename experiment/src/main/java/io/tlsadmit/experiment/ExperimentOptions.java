@@ -73,7 +73,8 @@ public record ExperimentOptions(
                                       Gatling's), each a run of its own with its own knee (default 1)
               --think-scale X         multiplies RUBiS think times (mean 7 s) (default 0.1)
               --pages N               pages per user session at most (default 20)
-              --cpu-change / --no-cpu-change   the 1 -> 2 -> 1 CPU run (default on, off with --quick)
+              --cpu-change / --no-cpu-change   the CPU change at 2x the knee, of the kinds below (default on,
+                                      off with --quick)
               --cpu-change-seconds N  length of each CPU phase (default 30)
               --cpu-change-kind K     taskset: CPUs 1 -> 2 -> 1; quota: a cgroup CPU quota 1 -> 0.5 -> 1 on one
                                       CPU (needs a writable cgroup cpu controller: root); both (default)
