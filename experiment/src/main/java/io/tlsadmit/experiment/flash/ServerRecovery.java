@@ -13,7 +13,8 @@ import java.util.List;
  * @param steady             admitted new connections per second: given (the sweep's step at the same load) or the
  *                           median rate over the window's last 10 s; NaN when nothing was admitted
  * @param secondsTo90Percent from the last sample before the first admission to the first sample from which every
- *                           rate within the window stays at 90 % of {@code steady} or more; -1 when it never holds
+ *                           rate within the window (its last second left out: the arrivals end within it) stays at
+ *                           90 % of {@code steady} or more; -1 when it never holds
  */
 public record ServerRecovery(double steady, double secondsTo90Percent) {
 
@@ -37,7 +38,9 @@ public record ServerRecovery(double steady, double secondsTo90Percent) {
         double t0 = samples.get(first - 1)[0];
         List<double[]> rates = new ArrayList<>();
         int back = 0;
-        for (int i = first; i < samples.size() && samples.get(i)[0] <= t0 + windowMs; i++) {
+        // the crowd's arrivals began a little before the first admission, so they end a little before t0 + window:
+        // a rate whose second reaches past that end would count the end of the arrivals as the gate's slowness
+        for (int i = first; i < samples.size() && samples.get(i)[0] <= t0 + windowMs - RATE_MS; i++) {
             double[] now = samples.get(i);
             while (back + 1 < i && samples.get(back + 1)[0] <= now[0] - RATE_MS) {
                 back++;

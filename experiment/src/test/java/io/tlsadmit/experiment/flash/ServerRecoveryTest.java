@@ -53,4 +53,19 @@ class ServerRecoveryTest {
         assertEquals(-1, idle.secondsTo90Percent());
         assertEquals(Double.NaN, idle.steady());
     }
+
+    @Test
+    void theEndOfTheArrivalsIsNotTheGateFallingBehind() {
+        // admitting 100/s from 2.0 s; the arrivals (which began before the first admission) end at 31.8 s, inside
+        // the window's last second: the rate over the second before 32.0 s is 80/s, but it is not counted
+        List<double[]> samples = new ArrayList<>();
+        double count = 0;
+        for (long ms = 0; ms <= 33_000; ms += 100) {
+            if (ms > 2000 && ms <= 31_800) {
+                count += 10;
+            }
+            samples.add(new double[] {ms, count});
+        }
+        assertEquals(0.9, ServerRecovery.of(samples, 30_000, 100).secondsTo90Percent(), 1e-9);
+    }
 }
