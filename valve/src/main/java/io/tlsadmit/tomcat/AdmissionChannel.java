@@ -379,6 +379,17 @@ final class AdmissionChannel extends SecureNioChannel {
                 : WorkClass.NEW_FULL_HANDSHAKE;
     }
 
+    /** The ClientHello verdict this connection was admitted with; null while undecided. */
+    String verdictName() {
+        Verdict verdict = admission.verdict();
+        return verdict == null ? null : verdict.name();
+    }
+
+    /** FULL or RESUMED as the server's first flight showed; null before it. */
+    String handshakeName() {
+        return serverHello.kind() == null ? null : serverHello.kind().name();
+    }
+
     @Override
     public SSLSupport getSSLSupport() {
         SSLSupport engineSupport = super.getSSLSupport();
