@@ -60,7 +60,7 @@ public final class GateCostBenchmark {
     private final Path jfr;
     private final long started = System.nanoTime();
 
-    private GateCostBenchmark(Map<String, String> options) {
+    GateCostBenchmark(Map<String, String> options) {
         this.options = options;
         this.tls = options.getOrDefault("tls", "1.2");
         if (!tls.equals("1.2") && !tls.equals("1.3")) {
