@@ -1,5 +1,6 @@
 package io.tlsadmit.tomcat;
 
+import io.tlsadmit.admission.control.AdmissionController;
 import io.tlsadmit.classifier.ClientHello;
 import io.tlsadmit.classifier.Verdict;
 import io.tlsadmit.gate.ConnectionAdmission;
@@ -55,6 +56,12 @@ final class AdmissionChannel extends SecureNioChannel {
     private final ConnectorGate gate;
     private final ConnectionAdmission admission;
     /**
+     * Whether each handshake step reads the worker's CPU clock: only an adaptive budget learns from it (a static
+     * one ignores it, and so do the metrics), and each reading is a system call (clock_gettime on the thread's
+     * CPU clock), two per step, 8 per TLS 1.2 resumption.
+     */
+    private final boolean timesHandshakes;
+    /**
      * Classifier scratch (about 15 KB: its extension bitmap and the hello copy) per worker thread, not per channel:
      * channels live as long as their connections, and thousands of them are open under load, while
      * the hello is only looked at during one {@link #admit()} call on one thread.
@@ -79,6 +86,7 @@ final class AdmissionChannel extends SecureNioChannel {
         this.endpoint = endpoint;
         this.gate = gate;
         this.admission = new ConnectionAdmission(gate);
+        this.timesHandshakes = CPU_TIME && gate.budget() instanceof AdmissionController;
     }
 
     @Override
@@ -267,7 +275,7 @@ final class AdmissionChannel extends SecureNioChannel {
                 gate.handshakeStarted(System.nanoTime() - dispatchedNanos);
             }
         }
-        long cpuStart = CPU_TIME ? THREADS.getCurrentThreadCpuTime() : 0;
+        long cpuStart = timesHandshakes ? THREADS.getCurrentThreadCpuTime() : 0;
         int result;
         try {
             result = super.handshake(read, write);
@@ -278,7 +286,7 @@ final class AdmissionChannel extends SecureNioChannel {
             }
             throw e;
         } finally {
-            if (CPU_TIME) {
+            if (timesHandshakes) {
                 admission.addHandshakeCpu(THREADS.getCurrentThreadCpuTime() - cpuStart);
             }
         }
@@ -377,6 +385,17 @@ final class AdmissionChannel extends SecureNioChannel {
         }
         return verdict.isResumption() && !admission.isFullHandshakeCharged() ? WorkClass.SHORT
                 : WorkClass.NEW_FULL_HANDSHAKE;
+    }
+
+    /** The ClientHello verdict this connection was admitted with; null while undecided. */
+    String verdictName() {
+        Verdict verdict = admission.verdict();
+        return verdict == null ? null : verdict.name();
+    }
+
+    /** FULL or RESUMED as the server's first flight showed; null before it. */
+    String handshakeName() {
+        return serverHello.kind() == null ? null : serverHello.kind().name();
     }
 
     @Override
