@@ -3,15 +3,18 @@ package io.tlsadmit.experiment;
 import io.tlsadmit.experiment.flash.FlashCrowdCsv;
 import io.tlsadmit.experiment.flash.FlashCrowdResult;
 import io.tlsadmit.experiment.flash.Recovery;
+import io.tlsadmit.experiment.flash.ServerRecovery;
 import io.tlsadmit.experiment.report.Charts;
 import io.tlsadmit.experiment.report.CpuChangeTable;
 import io.tlsadmit.experiment.report.ResultsCsv;
 import io.tlsadmit.experiment.report.SummaryTable;
 import io.tlsadmit.testing.CpuPinning;
+import io.tlsadmit.testing.PrometheusScrape;
 import io.tlsadmit.experiment.server.KeepAliveTimeout;
 import io.tlsadmit.experiment.server.ProcessCpu;
 import io.tlsadmit.experiment.server.RubisDatabase;
 import io.tlsadmit.experiment.server.RubisServer;
+import io.tlsadmit.experiment.server.ServerQuotaCgroup;
 import io.tlsadmit.experiment.step.GatlingStep;
 import io.tlsadmit.experiment.step.KneeSearch;
 import io.tlsadmit.experiment.step.RateTuning;
@@ -69,6 +72,7 @@ public final class Experiment {
     private RubisServer.Setup setup;
     private String databaseNote;
     private int stepNumber;
+    private final List<Thread> quotaHooks = new ArrayList<>();
 
     private Experiment(ExperimentOptions options) {
         this.options = options;
@@ -111,21 +115,24 @@ public final class Experiment {
             readEarlierSteps();
         }
         List<String> failed = new ArrayList<>();
-        List<String> cpuChange = List.of();
+        Map<CpuChangeKind, List<String>> cpuChanges = new java.util.EnumMap<>(CpuChangeKind.class);
         for (Workload w : options.workloads()) {
             workload = w;
-            setup = baseSetup.withTls(w.tls());
-            progress.log("workload: RUBiS %s mix, TLS %s", w.mix(), w.tls());
+            setup = baseSetup.withTls(w.tls()).withServerCpus(w.cpuList());
+            progress.log("workload: RUBiS %s mix, TLS %s, %s: server on CPU %s, Gatling on CPU %s", w.mix(), w.tls(),
+                    w.cpusLabel(), w.cpuList(), LOAD_GENERATOR_CPUS);
             double knee = runWorkload(failed);
             knees.put(w, knee);
-            // the CPU change is the study's own workload's (the first one given)
-            if (options.cpuChange() && w.equals(options.workloads().get(0))) {
-                cpuChange = options.resume() && Files.isRegularFile(out.resolve("cpu-change.csv"))
-                        ? resumedCpuChange() : cpuChange(knee);
+            // the CPU change is the study's own workload's (the first one given on one CPU: it starts from one)
+            if (options.cpuChange() && w.equals(cpuChangeWorkload())) {
+                for (CpuChangeKind kind : options.cpuChangeKinds()) {
+                    cpuChanges.put(kind, options.resume() && Files.isRegularFile(csvOf(kind))
+                            ? resumedCpuChange(kind) : cpuChange(kind, knee));
+                }
             }
         }
         workload = options.workloads().get(0);
-        writeResults(knees.get(workload), started, startLoad, cpuChange);
+        writeResults(knees.get(workload), started, startLoad, cpuChanges);
         if (!failed.isEmpty()) {
             progress.log("these modes failed and are missing from the results: %s", failed);
         }
@@ -190,21 +197,42 @@ public final class Experiment {
 
     /**
      * A fresh server (started, healthy, then 5 s idle, no warm-up) receives 4× the knee at once; throughput in 1 s
-     * buckets over {@code --flash-crowd-seconds} tells how long it took to serve the crowd at its steady rate.
+     * buckets tells how long it took to serve the crowd at the mode's steady rate at that load: its sweep step at
+     * the same users/s when the sweep had one, else the tail of a window twice {@code --flash-crowd-seconds} long.
+     * The gate's counter of admitted new connections, scraped every 100 ms, gives the server's view.
      */
     private void flashCrowd(Mode mode, double knee) {
         double rate = round(4 * knee);
-        int window = options.flashCrowdSeconds();
+        java.util.Optional<StepResult> swept = ours(steps).filter(s -> s.mode() == mode && s.phase().equals("sweep")
+                && Math.abs(s.usersPerSec() - rate) < 0.05).findFirst();
+        int window = swept.isPresent() ? options.flashCrowdSeconds() : 2 * options.flashCrowdSeconds();
         int haproxyRate = mode.haproxy() ? haproxyLimit(mode, knee) : 0;
         progress.plan(SERVER_START_SECONDS + 5 + stepSeconds(window));
         progress.log("starting %s server for the flash crowd (cold: no warm-up)", mode.label());
         try (RubisServer server = RubisServer.start(mode, setup, mode == Mode.STATIC ? knee : 0, haproxyRate)) {
             sleep(FLASH_CROWD_IDLE_SECONDS);
-            progress.log("%s, flash crowd: %.1f new users/s at once for %d s", mode.label(), rate, window);
-            String name = String.format(Locale.ROOT, "flash-%s-%s-tls%s-%s", mode.label(), workload.mix(),
-                    workload.tls(), String.format(Locale.ROOT, "%.1f", rate));
+            progress.log("%s, flash crowd: %.1f new users/s at once for %d s; steady value from %s", mode.label(),
+                    rate, window, swept.isPresent() ? "its sweep step at that rate" : "the window's last 10 s");
+            String name = String.format(Locale.ROOT, "flash-%s-%s-tls%s-%s%s", mode.label(), workload.mix(),
+                    workload.tls(), String.format(Locale.ROOT, "%.1f", rate),
+                    workload.serverCpus() == 1 ? "" : "-" + workload.serverCpus() + "cpus");
             Path dir = out.resolve("runs").resolve(name);
+            // the gate's admitted new connections every 100 ms, from before the crowd to the end of the run
+            List<double[]> admitted = java.util.Collections.synchronizedList(new ArrayList<>());
+            ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
+            long t0 = System.nanoTime();
+            if (mode.gated()) {
+                clock.scheduleAtFixedRate(() -> {
+                    long ms = (System.nanoTime() - t0) / 1_000_000L;
+                    String text = server.scrapeMetrics();
+                    if (!text.isEmpty()) {
+                        admitted.add(new double[] {ms, PrometheusScrape.parse(text).value("tlsadmit_connections_total",
+                                "decision", "admitted", "verdict", "NEW")});
+                    }
+                }, 0, 100, TimeUnit.MILLISECONDS);
+            }
             GatlingStep.run(dir, name, properties(server, rate, window));
+            clock.shutdownNow();
             double[] replies = new double[window];
             double[] refused = new double[window];
             for (int s = 0; s < window; s++) {
@@ -212,12 +240,32 @@ public final class Experiment {
                 replies[s] = second.perSecond("replies");
                 refused[s] = second.perSecond("connections_refused");
             }
-            Recovery recovery = Recovery.of(replies, refused);
+            Recovery recovery = swept.isPresent() ? Recovery.of(replies, refused, swept.get().throughput())
+                    : Recovery.of(replies, refused);
+            ServerRecovery serverRecovery = null;
+            if (mode.gated()) {
+                List<double[]> copy;
+                synchronized (admitted) {
+                    copy = List.copyOf(admitted);
+                }
+                double steadyAdmitted = swept.map(s -> s.serverNewAdmitted() / s.stepSeconds()).orElse(Double.NaN);
+                serverRecovery = ServerRecovery.of(copy, window * 1000L, steadyAdmitted);
+                StringBuilder rows = new StringBuilder("ms,admitted_new_total\n");
+                for (double[] sample : copy) {
+                    rows.append(String.format(Locale.ROOT, "%.0f,%.0f%n", sample[0], sample[1]));
+                }
+                write(dir.resolve("admitted-new.csv"), rows.toString());
+            }
+            String source = swept.isPresent() ? "sweep" : "window-tail";
             flashCrowds.removeIf(f -> f.mode() == mode && f.workload().equals(workload));
-            flashCrowds.add(new FlashCrowdResult(mode, workload, rate, replies, recovery));
-            progress.log("  steady %.0f replies/s; 90 %% of it held after %s s; %d connections refused meanwhile",
-                    recovery.steady(), recovery.secondsTo90Percent() < 0 ? "never within the window"
-                            : Integer.toString(recovery.secondsTo90Percent()), recovery.refusedMeanwhile());
+            flashCrowds.add(new FlashCrowdResult(mode, workload, rate, replies, recovery, source, serverRecovery));
+            progress.log("  steady %.0f replies/s (%s); 90 %% of it held %s; %d connections refused meanwhile%s",
+                    recovery.steady(), source, recovery.secondsTo90Percent() < 0 ? "never within the window"
+                            : "after " + recovery.secondsTo90Percent() + " s", recovery.refusedMeanwhile(),
+                    serverRecovery == null ? "" : String.format(Locale.ROOT, "; gate: admitted new %.1f/s steady, 90 %%"
+                            + " held %s", serverRecovery.steady(), serverRecovery.secondsTo90Percent() < 0
+                            ? "never within the window"
+                            : String.format(Locale.ROOT, "after %.1f s", serverRecovery.secondsTo90Percent())));
         }
         progress.done(SERVER_START_SECONDS + 5 + stepSeconds(window));
     }
@@ -318,32 +366,56 @@ public final class Experiment {
         }
     }
 
-    /** The current workload's knee from an earlier run's knee search, 0 if none. */
+    /**
+     * The current workload's knee from an earlier run's knee search, 0 if none or if it was interrupted before the
+     * end (the search then continues from its steps: the same steps give the same next rate).
+     */
     private double resumedKnee() {
-        List<double[]> searched = ours(steps).filter(s -> s.phase().equals("knee"))
-                .map(s -> new double[] {s.usersPerSec(), s.throughput()}).toList();
-        if (searched.isEmpty()) {
+        KneeSearch search = earlierKneeSearch();
+        if (search == null || !Double.isNaN(search.nextRate())) {
             return 0;
         }
-        double knee = KneeSearch.kneeOf(searched);
-        progress.log("knee of stock Tomcat from the earlier knee search: %.0f new users/s", knee);
+        double knee = search.knee();
+        progress.log("knee of stock Tomcat from the earlier knee search: %.1f new users/s", knee);
         return knee;
     }
 
+    /** The knee search replayed from the earlier run's steps, null when there are none. */
+    private KneeSearch earlierKneeSearch() {
+        List<StepResult> searched = ours(steps).filter(s -> s.phase().equals("knee")).toList();
+        if (searched.isEmpty()) {
+            return null;
+        }
+        KneeSearch search = new KneeSearch(options.startRate(), options.kneeResolution());
+        for (StepResult s : searched) {
+            search.record(s.usersPerSec(), s.throughput());
+        }
+        return search;
+    }
+
     /** The CPU-change run of the interrupted run, kept as it was (its chart too). */
-    private List<String> resumedCpuChange() {
-        progress.log("CPU change: kept from %s", out.resolve("cpu-change.csv"));
+    private List<String> resumedCpuChange(CpuChangeKind kind) {
+        progress.log("CPU change (%s): kept from %s", kind.label(), csvOf(kind));
         try {
-            return Files.readAllLines(out.resolve("cpu-change.csv")).stream().filter(line -> !line.isBlank()).toList();
+            return Files.readAllLines(csvOf(kind)).stream().filter(line -> !line.isBlank()).toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    /** Doubles the stock server's load from {@code --start-rate} until throughput has stopped growing. */
+    /** {@code cpu-change.csv}, {@code cpu-quota-change.csv}. */
+    private Path csvOf(CpuChangeKind kind) {
+        return out.resolve(kind.files() + ".csv");
+    }
+
+    /**
+     * Doubles the stock server's load from {@code --start-rate} until throughput has stopped growing, then bisects
+     * the bracket around the knee to {@code --knee-resolution} ({@link KneeSearch}), all on one server.
+     */
     private double searchKnee() {
-        KneeSearch search = new KneeSearch(options.startRate());
-        progress.plan(serverStartSeconds() + 5L * stepSeconds(options.stepSeconds()));
+        KneeSearch earlier = earlierKneeSearch();
+        KneeSearch search = earlier != null ? earlier : new KneeSearch(options.startRate(), options.kneeResolution());
+        progress.plan(serverStartSeconds() + 8L * stepSeconds(options.stepSeconds()));
         try (RubisServer server = start(Mode.STOCK, 0, 0)) {
             for (double rate = search.nextRate(); !Double.isNaN(rate); rate = search.nextRate()) {
                 StepResult r = step(server, "knee", rate, Double.NaN, options.stepSeconds(), "knee search");
@@ -351,7 +423,8 @@ public final class Experiment {
             }
         }
         double knee = search.knee();
-        progress.log("knee of stock Tomcat: %.0f new users/s (highest throughput)", knee);
+        progress.log("knee of stock Tomcat: %.1f new users/s (doubling, then bisected to %s)", knee,
+                options.kneeResolution());
         return knee;
     }
 
@@ -366,10 +439,13 @@ public final class Experiment {
                         + stepSeconds(Math.max(options.warmupSeconds() + 2, options.stepSeconds() / 2))));
             }
         }
-        if (options.cpuChange() && workload.equals(options.workloads().get(0))
-                && !(options.resume() && Files.isRegularFile(out.resolve("cpu-change.csv")))) {
-            progress.plan(cpuChangeModes().size() * (serverStartSeconds()
-                    + stepSeconds(3 * options.cpuChangeSeconds())));
+        if (options.cpuChange() && workload.equals(cpuChangeWorkload())) {
+            for (CpuChangeKind kind : options.cpuChangeKinds()) {
+                if (!(options.resume() && Files.isRegularFile(csvOf(kind)))) {
+                    progress.plan(cpuChangeModes().size() * (serverStartSeconds()
+                            + stepSeconds(3 * options.cpuChangeSeconds())));
+                }
+            }
         }
     }
 
@@ -409,8 +485,11 @@ public final class Experiment {
         return tuning.best();
     }
 
-    /** Tomcat's CPUs go 1 -> 2 -> 1 while users arrive at 2x the (one-CPU) knee. */
-    private List<String> cpuChange(double knee) {
+    /**
+     * Tomcat's CPUs go 1 -> 2 -> 1 ({@code taskset}) or its cgroup quota 1 -> 0.5 -> 1 CPU ({@code quota}) while users
+     * arrive at 2x the (one-CPU) knee.
+     */
+    private List<String> cpuChange(CpuChangeKind kind, double knee) {
         List<String> rows = new ArrayList<>();
         rows.add("mode,second,server_cpus,replies_per_s,completed_sessions_per_s,refused_connections_per_s,"
                 + "budget_full_handshakes_per_s");
@@ -423,10 +502,19 @@ public final class Experiment {
         List<String> responseRows = new ArrayList<>(List.of("mode,change,rate_before,steady_rate,seconds_to_within_10pct"));
         for (Mode mode : modes) {
             // HAProxy keeps the rate its sweep chose at one CPU, and has a thread for each CPU it may get
-            try (RubisServer server = start(mode, knee, mode.haproxy() ? haproxyLimit(mode, knee) : 0,
-                    CPU_CHANGE_HAPROXY_THREADS)) {
-                progress.log("CPU change, %s: %.0f new users/s, server CPUs 0 -> 0,1 -> 0, %d s each",
-                        mode.label(), round(2 * knee), phase);
+            // the quota's cgroup is created first and so closed last, after the server: nothing is left behind
+            try (ServerQuotaCgroup cgroup = kind == CpuChangeKind.QUOTA ? quotaCgroup(mode) : null;
+                    RubisServer server = start(mode, knee, mode.haproxy() ? haproxyLimit(mode, knee) : 0,
+                            kind == CpuChangeKind.TASKSET ? CPU_CHANGE_HAPROXY_THREADS : 1)) {
+                if (cgroup != null) {
+                    for (long pid : server.pids()) {
+                        cgroup.adopt(pid);
+                    }
+                    cgroup.limit(kind.cpus(0));
+                }
+                progress.log("CPU change, %s: %.0f new users/s, server %s, %d s each%s", mode.label(),
+                        round(2 * knee), kind.describe(), phase, cgroup == null ? ""
+                                : " (cgroup " + cgroup.path() + ", quota " + cgroup.describe() + ")");
                 Map<Integer, String> budget = new ConcurrentHashMap<>();
                 // The budget at 100 ms resolution: how fast it follows the CPUs (issue 14: within 10 % of its new
                 // steady value within 1 s). Each sample is one scrape of the gate's metrics, about 1 ms of server CPU.
@@ -435,8 +523,13 @@ public final class Experiment {
                 // hold up the 100 ms samples around the change they are there to time
                 ScheduledExecutorService clock = Executors.newScheduledThreadPool(2);
                 long t0 = System.nanoTime();
-                clock.schedule(() -> server.pin("0,1"), phase, TimeUnit.SECONDS);
-                clock.schedule(() -> server.pin(RubisServer.SERVER_CPUS), 2L * phase, TimeUnit.SECONDS);
+                if (cgroup == null) {
+                    clock.schedule(() -> server.pin("0,1"), phase, TimeUnit.SECONDS);
+                    clock.schedule(() -> server.pin(RubisServer.SERVER_CPUS), 2L * phase, TimeUnit.SECONDS);
+                } else {
+                    clock.schedule(() -> cgroup.limit(kind.cpus(1)), phase, TimeUnit.SECONDS);
+                    clock.schedule(() -> cgroup.limit(kind.cpus(2)), 2L * phase, TimeUnit.SECONDS);
+                }
                 if (!mode.haproxy() && mode != Mode.STOCK) {
                     clock.scheduleAtFixedRate(() -> {
                         String rate = budgetRate(server);
@@ -447,17 +540,20 @@ public final class Experiment {
                         }
                     }, 100, 100, TimeUnit.MILLISECONDS);
                 }
-                Path dir = out.resolve("runs").resolve("cpu-change-" + mode.label());
-                GatlingStep.run(dir, "cpu-change-" + mode.label(), properties(server, round(2 * knee), 3 * phase));
+                String name = kind.files() + "-" + mode.label();
+                Path dir = out.resolve("runs").resolve(name);
+                GatlingStep.run(dir, name, properties(server, round(2 * knee), 3 * phase));
                 clock.shutdownNow();
-                server.pin(RubisServer.SERVER_CPUS);
+                if (cgroup == null) {
+                    server.pin(RubisServer.SERVER_CPUS);
+                }
                 progress.done(stepSeconds(3 * phase));
                 double[] replies = new double[3 * phase];
                 for (int s = 0; s < 3 * phase; s++) {
                     StepFigures second = GatlingStep.figures(dir, s, s + 1);
                     replies[s] = second.perSecond("replies");
-                    rows.add(String.format(Locale.ROOT, "%s,%d,%d,%.0f,%.0f,%.0f,%s", mode.label(), s,
-                            s >= phase && s < 2 * phase ? 2 : 1, replies[s], second.perSecond("sessions_completed"),
+                    rows.add(String.format(Locale.ROOT, "%s,%d,%s,%.0f,%.0f,%.0f,%s", mode.label(), s,
+                            kind.cpusText(s / phase), replies[s], second.perSecond("sessions_completed"),
                             second.perSecond("connections_refused"), budget.getOrDefault(s, "")));
                 }
                 if (!samples.isEmpty()) {
@@ -466,17 +562,18 @@ public final class Experiment {
                         copy = List.copyOf(samples);
                     }
                     for (double[] sample : copy) {
-                        rateRows.add(String.format(Locale.ROOT, "%s,%.0f,%d,%.1f", mode.label(), sample[0],
-                                sample[0] >= phase * 1000.0 && sample[0] < 2 * phase * 1000.0 ? 2 : 1, sample[1]));
+                        rateRows.add(String.format(Locale.ROOT, "%s,%.0f,%s,%.1f", mode.label(), sample[0],
+                                kind.cpusText(Math.min(2, (int) (sample[0] / (phase * 1000.0)))), sample[1]));
                     }
                     for (int change = 1; change <= 2; change++) {
                         BudgetResponse response = BudgetResponse.of(copy, change * phase * 1000L, (change + 1) * phase * 1000L);
                         responseRows.add(String.format(Locale.ROOT, "%s,%s,%.1f,%.1f,%s", mode.label(),
-                                change == 1 ? "1->2" : "2->1", response.before(), response.steady(),
+                                kind.cpusText(change - 1) + "->" + kind.cpusText(change), response.before(), response.steady(),
                                 response.secondsToWithin10Percent() < 0 ? ""
                                         : String.format(Locale.ROOT, "%.1f", response.secondsToWithin10Percent())));
-                        progress.log("CPU change, %s, %s CPUs: budget %.0f -> %.0f/s, within 10 %% after %s s", mode.label(),
-                                change == 1 ? "1->2" : "2->1", response.before(), response.steady(),
+                        progress.log("CPU change (%s), %s, %s CPUs: budget %.0f -> %.0f/s, within 10 %% after %s s",
+                                kind.label(), mode.label(), kind.cpusText(change - 1) + "->" + kind.cpusText(change),
+                                response.before(), response.steady(),
                                 response.secondsToWithin10Percent() < 0 ? "never"
                                         : String.format(Locale.ROOT, "%.1f", response.secondsToWithin10Percent()));
                     }
@@ -486,15 +583,34 @@ public final class Experiment {
                 ran.add(mode);
             } catch (RuntimeException e) {
                 // one broken leg (e.g. HAProxy missing) must not lose the others' CPU change
-                progress.log("CPU change, %s FAILED, going on without it: %s", mode.label(), e.getMessage());
+                progress.log("CPU change (%s), %s FAILED, going on without it: %s", kind.label(), mode.label(),
+                        e.getMessage());
             }
         }
-        Charts.cpuChange(out.resolve("cpu-change.png"), ran, series, labels);
+        Charts.cpuChange(out.resolve(kind.files() + ".png"), "Tomcat's CPUs change mid-run: " + kind.describe(),
+                ran, series, labels);
         if (rateRows.size() > 1) {
-            write(out.resolve("cpu-change-budget.csv"), String.join("\n", rateRows) + "\n");
-            write(out.resolve("cpu-change-response.csv"), String.join("\n", responseRows) + "\n");
+            write(out.resolve(kind.files() + "-budget.csv"), String.join("\n", rateRows) + "\n");
+            write(out.resolve(kind.files() + "-response.csv"), String.join("\n", responseRows) + "\n");
         }
         return rows;
+    }
+
+    /**
+     * The quota's cgroup for one mode's run, removed at the end of it, and also if this JVM is stopped meanwhile
+     * (Ctrl-C): a shutdown hook closes it (closing twice is harmless).
+     */
+    private ServerQuotaCgroup quotaCgroup(Mode mode) {
+        ServerQuotaCgroup cgroup = ServerQuotaCgroup.create("tlsadmit-experiment-" + self + "-" + mode.label());
+        Thread hook = new Thread(cgroup::close, "remove " + cgroup.path());
+        Runtime.getRuntime().addShutdownHook(hook);
+        quotaHooks.add(hook);
+        return cgroup;
+    }
+
+    /** The first workload on one server CPU: the CPU change starts from one CPU; null when there is none. */
+    private Workload cpuChangeWorkload() {
+        return options.workloads().stream().filter(w -> w.serverCpus() == 1).findFirst().orElse(null);
     }
 
     private List<Mode> cpuChangeModes() {
@@ -616,27 +732,40 @@ public final class Experiment {
         write(out.resolve("steps.csv"), ResultsCsv.format(steps));
     }
 
-    private void writeResults(double knee, Instant started, double startLoad, List<String> cpuChange) {
+    private void writeResults(double knee, Instant started, double startLoad,
+            Map<CpuChangeKind, List<String>> cpuChanges) {
         List<StepResult> sweep = ours(steps).filter(s -> s.phase().equals("sweep")).toList();
         StringBuilder tables = new StringBuilder(SummaryTable.markdown(sweep, knee));
         for (Workload w : options.workloads()) {
             List<StepResult> of = steps.stream().filter(s -> s.phase().equals("sweep") && s.workload().equals(w))
                     .toList();
             double k = knees.getOrDefault(w, knee);
-            Charts.write(out, of, options.modes(), k, w.chartSuffix());
+            Charts.write(out, of, options.modes(), k, w.chartSuffix(), w.cpusLabel());
             if (!w.equals(workload)) {
                 tables.append(String.format(Locale.ROOT, "%n%s (knee %.0f new users/s):%n%n", w.label(), k))
                         .append(SummaryTable.markdown(of, k));
             }
         }
-        if (!cpuChange.isEmpty()) {
-            write(out.resolve("cpu-change.csv"), String.join("\n", cpuChange) + "\n");
-        }
+        StringBuilder cpuChangeSection = new StringBuilder();
+        cpuChanges.forEach((kind, rows) -> {
+            if (rows.size() > 1) {
+                write(csvOf(kind), String.join("\n", rows) + "\n");
+                cpuChangeSection.append(String.format(Locale.ROOT, kind == CpuChangeKind.TASKSET
+                        ? "CPU change at 2× the knee: Tomcat on CPU 0, then CPUs 0–1 (the second one shared with"
+                                + " Gatling), then CPU 0 again, %d s each"
+                        : "CPU quota change at 2× the knee: Tomcat on CPU 0 in a cgroup of its own, CFS quota 1 CPU,"
+                                + " then 0.5, then 1 again, %d s each (`%s.csv`)", options.cpuChangeSeconds(),
+                        kind.files()))
+                        .append(String.format(Locale.ROOT, "; mean replies/s from the %d-th second of each phase on,"
+                                + " and the gate budget's median rate:%n%n", Math.min(5, options.cpuChangeSeconds() / 2)))
+                        .append(CpuChangeTable.markdown(rows.subList(1, rows.size()), options.cpuChangeSeconds(), kind))
+                        .append('\n');
+            }
+        });
         write(out.resolve("summary.md"), Summary.markdown(new Summary.Run(options, knee, started, Instant.now()
                 .truncatedTo(ChronoUnit.SECONDS), startLoad, ProcessCpu.loadAverage(), databaseNote,
                 setup.distribution().version(), root.relativize(out).toString()), steps, sweep,
-                tables.toString(), cpuChange.isEmpty() ? ""
-                        : CpuChangeTable.markdown(cpuChange.subList(1, cpuChange.size()), options.cpuChangeSeconds())));
+                tables.toString(), cpuChangeSection.toString()));
     }
 
     private static void write(Path file, String text) {

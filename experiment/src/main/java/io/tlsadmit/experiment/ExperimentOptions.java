@@ -17,6 +17,7 @@ public record ExperimentOptions(
         List<Double> rates,
         double knee,
         double startRate,
+        io.tlsadmit.experiment.step.KneeSearch.Resolution kneeResolution,
         int stepSeconds,
         int warmupSeconds,
         int drainSeconds,
@@ -30,6 +31,8 @@ public record ExperimentOptions(
         int pages,
         boolean cpuChange,
         int cpuChangeSeconds,
+        List<CpuChangeKind> cpuChangeKinds,
+        List<Integer> serverCpus,
         int maxSslRate,
         int rejectRate,
         int newHelloRate,
@@ -53,6 +56,9 @@ public record ExperimentOptions(
               --rates LIST            new users/s as absolute values; skips the knee search
               --knee N                the knee in new users/s; skips the knee search
               --start-rate N          the knee search starts here and doubles (default 4)
+              --knee-resolution R     after doubling brackets the knee, bisect until the bracket is at most R
+                                      wide: new users/s (8) or a share of its lower end (10%, the default);
+                                      off: the knee is the best doubling
               --step-seconds N        users arrive for this long per step (default 60)
               --warmup-seconds N      the start of a step left out of its figures (default 20)
               --drain-seconds N       after arrivals stop, users still inside may finish (default 5)
@@ -63,10 +69,15 @@ public record ExperimentOptions(
               --key rsa2048|rsa4096|ec  server certificate key (default rsa2048, quick rsa4096)
               --tls LIST              TLS versions, 1.3 and/or 1.2, each a run of its own (default 1.3)
               --mix LIST              RUBiS mixes, browsing and/or bidding, each a run of its own (default browsing)
+              --server-cpus LIST      the server's CPUs, 1 (CPU 0) and/or 2 (CPUs 0-1: the second is also
+                                      Gatling's), each a run of its own with its own knee (default 1)
               --think-scale X         multiplies RUBiS think times (mean 7 s) (default 0.1)
               --pages N               pages per user session at most (default 20)
-              --cpu-change / --no-cpu-change   the 1 -> 2 -> 1 CPU run (default on, off with --quick)
+              --cpu-change / --no-cpu-change   the CPU change at 2x the knee, of the kinds below (default on,
+                                      off with --quick)
               --cpu-change-seconds N  length of each CPU phase (default 30)
+              --cpu-change-kind K     taskset: CPUs 1 -> 2 -> 1; quota: a cgroup CPU quota 1 -> 0.5 -> 1 on one
+                                      CPU (needs a writable cgroup cpu controller: root); both (default)
               --maxsslrate N          HAProxy's maxsslrate; skips its sweep
               --reject-rate N         haproxy-reject's new connections admitted per second; skips its sweep
               --new-hello-rate N      haproxy-hello's hellos without a ticket admitted per second; skips its sweep
@@ -85,8 +96,8 @@ public record ExperimentOptions(
             """;
 
     private static final List<String> VALUED = List.of("--modes", "--multipliers", "--rates", "--knee",
-            "--start-rate", "--step-seconds", "--warmup-seconds", "--drain-seconds", "--server-warmup-seconds", "--db", "--scale", "--key",
-            "--tls", "--mix", "--think-scale", "--pages", "--cpu-change-seconds", "--maxsslrate", "--out",
+            "--start-rate", "--knee-resolution", "--step-seconds", "--warmup-seconds", "--drain-seconds", "--server-warmup-seconds", "--db", "--scale", "--key",
+            "--tls", "--mix", "--server-cpus", "--think-scale", "--pages", "--cpu-change-seconds", "--cpu-change-kind", "--maxsslrate", "--out",
             "--reject-rate", "--new-hello-rate",
             "--flash-crowd-seconds", "--connections-per-user", "--source-addresses");
 
@@ -98,6 +109,8 @@ public record ExperimentOptions(
         List<Double> rates = quick ? List.of(10.0, 20.0, 40.0, 80.0, 160.0, 320.0) : List.of();
         double knee = 0;
         double startRate = 4;
+        io.tlsadmit.experiment.step.KneeSearch.Resolution kneeResolution =
+                io.tlsadmit.experiment.step.KneeSearch.Resolution.DEFAULT;
         int stepSeconds = quick ? 10 : 60;
         int warmupSeconds = quick ? 3 : 20;
         int drainSeconds = quick ? 3 : 5;
@@ -109,6 +122,7 @@ public record ExperimentOptions(
         String key = quick ? "rsa4096" : "rsa2048";
         List<String> tlsVersions = List.of("1.3");
         List<String> mixes = List.of("browsing");
+        List<Integer> serverCpus = List.of(1);
         boolean flashCrowd = !quick;
         int flashCrowdSeconds = 30;
         int connectionsPerUser = 1;
@@ -117,6 +131,7 @@ public record ExperimentOptions(
         int pages = 20;
         boolean cpuChange = !quick;
         int cpuChangeSeconds = 30;
+        List<CpuChangeKind> cpuChangeKinds = List.of(CpuChangeKind.TASKSET, CpuChangeKind.QUOTA);
         int maxSslRate = 0;
         int rejectRate = 0;
         int newHelloRate = 0;
@@ -147,6 +162,8 @@ public record ExperimentOptions(
                         case "--rates" -> rates = positives(option, value);
                         case "--knee" -> knee = positive(option, value);
                         case "--start-rate" -> startRate = positive(option, value);
+                        case "--knee-resolution" ->
+                                kneeResolution = io.tlsadmit.experiment.step.KneeSearch.Resolution.parse(value);
                         case "--step-seconds" -> stepSeconds = whole(option, value, 2);
                         case "--warmup-seconds" -> warmupSeconds = whole(option, value, 0);
                         case "--drain-seconds" -> drainSeconds = whole(option, value, 0);
@@ -156,12 +173,15 @@ public record ExperimentOptions(
                         case "--key" -> key = oneOf(option, value, "rsa2048", "rsa4096", "ec");
                         case "--tls" -> tlsVersions = oneOrMoreOf(option, value, "1.3", "1.2");
                         case "--mix" -> mixes = oneOrMoreOf(option, value, "browsing", "bidding");
+                        case "--server-cpus" -> serverCpus = oneOrMoreOf(option, value, "1", "2").stream()
+                                .map(Integer::valueOf).toList();
                         case "--flash-crowd-seconds" -> flashCrowdSeconds = whole(option, value, 12);
                         case "--connections-per-user" -> connectionsPerUser = whole(option, value, 1);
                         case "--source-addresses" -> sourceAddresses = whole(option, value, 0);
                         case "--think-scale" -> thinkTimeScale = positive(option, value);
                         case "--pages" -> pages = whole(option, value, 1);
                         case "--cpu-change-seconds" -> cpuChangeSeconds = whole(option, value, 2);
+                        case "--cpu-change-kind" -> cpuChangeKinds = CpuChangeKind.parse(value);
                         case "--maxsslrate" -> maxSslRate = whole(option, value, 1);
                         case "--reject-rate" -> rejectRate = whole(option, value, 1);
                         case "--new-hello-rate" -> newHelloRate = whole(option, value, 1);
@@ -189,9 +209,9 @@ public record ExperimentOptions(
         if (out == null) {
             out = Path.of("docs", "results", LocalDate.now(ZoneOffset.UTC) + (quick ? "-quick" : ""));
         }
-        return new ExperimentOptions(List.copyOf(modes), multipliers, rates, knee, startRate, stepSeconds,
+        return new ExperimentOptions(List.copyOf(modes), multipliers, rates, knee, startRate, kneeResolution, stepSeconds,
                 warmupSeconds, drainSeconds, serverWarmupSeconds, database, scale, key, mixes, tlsVersions, thinkTimeScale,
-                pages, cpuChange, cpuChangeSeconds, maxSslRate, rejectRate, newHelloRate, flashCrowd, flashCrowdSeconds,
+                pages, cpuChange, cpuChangeSeconds, cpuChangeKinds, serverCpus, maxSslRate, rejectRate, newHelloRate, flashCrowd, flashCrowdSeconds,
                 connectionsPerUser, sourceAddresses, out, resume, quick);
     }
 
@@ -220,7 +240,9 @@ public record ExperimentOptions(
         List<Workload> workloads = new ArrayList<>();
         for (String mix : mixes) {
             for (String version : tlsVersions) {
-                workloads.add(new Workload(mix, version));
+                for (int cpus : serverCpus) {
+                    workloads.add(new Workload(mix, version, cpus));
+                }
             }
         }
         return workloads;

@@ -39,14 +39,14 @@ final class Summary {
                 bin/experiment %s
                 ```
 
-                Tomcat %s (JDK %s) pinned to CPU 0 with `taskset -a -cp 0`, Gatling 3.15.1 in the experiment's JVM on \
-                CPU 1; %s, TLS %s. RUBiS %s mix, open model (Poisson arrivals of new users), think time scaled \
+                Tomcat %s (JDK %s) pinned to CPU 0 with `taskset -a -cp 0` (in a workload on 2 server CPUs: CPUs 0-1, \
+                the second shared with Gatling), Gatling 3.15.1 in the experiment's JVM on CPU 1; %s, TLS %s. RUBiS %s mix, open model (Poisson arrivals of new users), think time scaled \
                 by %s (mean %.1f s) and Tomcat's keep-alive timeout with it (%d ms: users reconnect and resume, as in the \
                 study), at most %d pages per session, 10 s request timeout, %d connection(s) per user, users from %s; %s. MariaDB itself is not \
                 pinned (it is shared with other tests).
 
                 Each step: users arrive for %d s; the first %d s are left out, the figures are per-second means over \
-                the remaining %d s; then %d s of drain. Knee (stock Tomcat's highest throughput): **%.0f new \
+                the remaining %d s; then %d s of drain. Knee (stock Tomcat's: doubling, then bisected): **%.1f new \
                 users/s**.%s%s
 
                 """, run.started(), run.finished(), run.loadAtStart(), minLoad, maxLoad, run.loadAtEnd(),
@@ -67,18 +67,14 @@ final class Summary {
                 .map(s -> s.mode().label() + " at " + number(s.usersPerSec()) + " users/s").toList();
         out.append(generatorBound.isEmpty() ? "" : " Limited by the load generator (its CPU ≥ 90 %), so not a"
                 + " measure of the server: " + String.join(", ", generatorBound) + ".").append("\n\n");
-        if (!cpuChangeTable.isEmpty()) {
-            out.append(String.format(Locale.ROOT, "CPU change at 2× the knee: Tomcat on CPU 0, then CPUs 0–1 (the"
-                    + " second one shared with Gatling), then CPU 0 again, %d s each; mean replies/s from the %d-th"
-                    + " second of each phase on, and the gate budget's median rate:%n%n",
-                    o.cpuChangeSeconds(), Math.min(5, o.cpuChangeSeconds() / 2)));
-            out.append(cpuChangeTable).append('\n');
-        }
+        // the CPU change's sections (taskset, quota), each its introduction and table
+        out.append(cpuChangeTable);
         out.append("Charts (`").append(run.outDir()).append("/`): `throughput.png`, `response-time.png`,"
                 + " `response-time-p99.png`, `completed-sessions.png`, `refused-connections.png`, `resumed-share.png`,"
                 + " `client-timeouts.png`")
                 .append(o.flashCrowd() ? ", `flash-crowd.png` (and `flash-crowd.csv`)" : "")
-                .append(o.cpuChange() ? ", `cpu-change.png` (and `cpu-change.csv`)" : "")
+                .append(o.cpuChange() ? o.cpuChangeKinds().stream().map(k -> ", `" + k.files() + ".png` (and `" + k.files()
+                        + ".csv`)").collect(Collectors.joining()) : "")
                 .append("; every step in `steps.csv`, each Gatling run's own figures under `runs/`.\n");
         return out.toString();
     }
@@ -114,11 +110,17 @@ final class Summary {
                         .collect(Collectors.joining(","))));
         if (o.knee() > 0) {
             args.addAll(List.of("--knee", number(o.knee())));
+        } else if (o.rates().isEmpty()) {
+            args.addAll(List.of("--start-rate", number(o.startRate()), "--knee-resolution", o.kneeResolution().toString()));
         }
         args.addAll(List.of("--step-seconds", Integer.toString(o.stepSeconds()),
                 "--warmup-seconds", Integer.toString(o.warmupSeconds()),
                 "--db", o.database(), "--scale", number(o.scale()), "--key", o.key(), "--tls", o.tls(),
                 "--mix", o.mix(), "--think-scale", number(o.thinkTimeScale())));
+        if (!o.serverCpus().equals(List.of(1))) {
+            args.addAll(List.of("--server-cpus", o.serverCpus().stream().map(String::valueOf)
+                    .collect(Collectors.joining(","))));
+        }
         if (o.connectionsPerUser() != 1) {
             args.addAll(List.of("--connections-per-user", Integer.toString(o.connectionsPerUser())));
         }
@@ -132,7 +134,8 @@ final class Summary {
         }
         args.add(o.flashCrowd() ? "--flash-crowd" : "--no-flash-crowd");
         if (o.cpuChange()) {
-            args.addAll(List.of("--cpu-change-seconds", Integer.toString(o.cpuChangeSeconds())));
+            args.addAll(List.of("--cpu-change-seconds", Integer.toString(o.cpuChangeSeconds()), "--cpu-change-kind",
+                    o.cpuChangeKinds().size() > 1 ? "both" : o.cpuChangeKinds().get(0).label()));
         } else {
             args.add("--no-cpu-change");
         }

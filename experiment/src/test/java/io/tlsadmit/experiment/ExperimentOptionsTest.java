@@ -126,4 +126,38 @@ class ExperimentOptionsTest {
         assertEquals(0, o.sourceAddresses());
         assertEquals("--connections-per-user must be at most 64, got 65", error("--connections-per-user", "65"));
     }
+
+    @Test
+    void theKneeIsBisectedToTenPercentUnlessToldOtherwise() {
+        assertEquals(io.tlsadmit.experiment.step.KneeSearch.Resolution.DEFAULT,
+                ExperimentOptions.parse(new String[0]).kneeResolution());
+        assertEquals(5, ExperimentOptions.parse(new String[] {"--knee-resolution", "5"}).kneeResolution().width(80));
+        assertTrue(Double.isInfinite(ExperimentOptions.parse(new String[] {"--knee-resolution", "off"})
+                .kneeResolution().width(80)));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ExperimentOptions.parse(new String[] {"--knee-resolution", "0%"}));
+        assertTrue(e.getMessage().contains("--knee-resolution"));
+    }
+
+    @Test
+    void theCpuChangeIsBothTasksetAndQuotaUnlessToldOne() {
+        assertEquals(List.of(CpuChangeKind.TASKSET, CpuChangeKind.QUOTA),
+                ExperimentOptions.parse(new String[0]).cpuChangeKinds());
+        assertEquals(List.of(CpuChangeKind.QUOTA),
+                ExperimentOptions.parse(new String[] {"--cpu-change-kind", "quota"}).cpuChangeKinds());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ExperimentOptions.parse(new String[] {"--cpu-change-kind", "cgroup"}));
+        assertTrue(e.getMessage().contains("--cpu-change-kind"));
+        assertEquals("1 -> 0.5 -> 1 CPUs (quota)", CpuChangeKind.QUOTA.describe());
+    }
+
+    @Test
+    void twoServerCpusAreAWorkloadOfTheirOwnWithTheirOwnCharts() {
+        ExperimentOptions o = ExperimentOptions.parse(new String[] {"--server-cpus", "1,2"});
+        assertEquals(List.of(Workload.STUDY, new Workload("browsing", "1.3", 2)), o.workloads());
+        assertEquals("-2cpus", o.workloads().get(1).chartSuffix());
+        assertEquals("0-1", o.workloads().get(1).cpuList());
+        assertTrue(o.workloads().get(1).cpusLabel().contains("shared with Gatling"));
+        assertThrows(IllegalArgumentException.class, () -> ExperimentOptions.parse(new String[] {"--server-cpus", "3"}));
+    }
 }

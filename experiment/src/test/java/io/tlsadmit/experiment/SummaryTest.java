@@ -10,16 +10,17 @@ class SummaryTest {
     @Test
     void theRecordedCommandRunsTheSameExperimentAgain() {
         ExperimentOptions o = ExperimentOptions.parse(new String[] {"--modes", "stock,adaptive", "--multipliers",
-            "0.5,1,2.5", "--step-seconds", "30", "--warmup-seconds", "10", "--no-cpu-change"});
+            "0.5,1,2.5", "--knee-resolution", "5", "--step-seconds", "30", "--warmup-seconds", "10", "--no-cpu-change"});
         List<String> command = Summary.commandLine(o);
-        assertEquals(List.of("--modes", "stock,adaptive", "--multipliers", "0.5,1,2.5", "--step-seconds", "30",
-                "--warmup-seconds", "10", "--db", "mariadb", "--scale", "0.01", "--key", "rsa2048", "--tls", "1.3",
+        assertEquals(List.of("--modes", "stock,adaptive", "--multipliers", "0.5,1,2.5", "--start-rate", "4",
+                "--knee-resolution", "5.0", "--step-seconds", "30", "--warmup-seconds", "10", "--db", "mariadb", "--scale", "0.01", "--key", "rsa2048", "--tls", "1.3",
                 "--mix", "browsing", "--think-scale", "0.1", "--flash-crowd", "--no-cpu-change"), command);
         ExperimentOptions again = ExperimentOptions.parse(String.join(" ", command).split(" "));
         assertEquals(o.modes(), again.modes());
         assertEquals(o.multipliers(), again.multipliers());
         assertEquals(o.stepSeconds(), again.stepSeconds());
         assertEquals(o.workloads(), again.workloads());
+        assertEquals(o.kneeResolution(), again.kneeResolution());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.tlsadmit.tomcat;
 
+import io.tlsadmit.admission.control.AdmissionController;
 import io.tlsadmit.classifier.ClientHello;
 import io.tlsadmit.classifier.Verdict;
 import io.tlsadmit.gate.ConnectionAdmission;
@@ -53,6 +54,12 @@ final class AdmissionChannel extends SecureNioChannel {
     private final ConnectionAdmission admission;
     private final HelloAdmission hello;
     /**
+     * Whether each handshake step reads the worker's CPU clock: only an adaptive budget learns from it (a static
+     * one ignores it, and so do the metrics), and each reading is a system call (clock_gettime on the thread's
+     * CPU clock), two per step, 8 per TLS 1.2 resumption.
+     */
+    private final boolean timesHandshakes;
+    /**
      * Classifier scratch (about 15 KB: its extension bitmap and the hello copy) per worker thread, not per channel:
      * channels live as long as their connections, and thousands of them are open under load, while
      * the hello is only looked at during one {@link #admit()} call on one thread.
@@ -77,6 +84,7 @@ final class AdmissionChannel extends SecureNioChannel {
         this.gate = gate;
         this.admission = new ConnectionAdmission(gate);
         this.hello = new HelloAdmission(admission, endpoint.helloServer());
+        this.timesHandshakes = ThreadCpuClock.isSupported() && gate.budget().view(AdmissionController.class).isPresent();
     }
 
     @Override
@@ -255,7 +263,7 @@ final class AdmissionChannel extends SecureNioChannel {
                 gate.handshakeStarted(System.nanoTime() - dispatchedNanos);
             }
         }
-        long cpuStart = ThreadCpuClock.nanos();
+        long cpuStart = timesHandshakes ? ThreadCpuClock.nanos() : 0;
         int result;
         try {
             result = super.handshake(read, write);
@@ -266,7 +274,9 @@ final class AdmissionChannel extends SecureNioChannel {
             }
             throw e;
         } finally {
-            admission.addHandshakeCpu(ThreadCpuClock.nanos() - cpuStart);
+            if (timesHandshakes) {
+                admission.addHandshakeCpu(ThreadCpuClock.nanos() - cpuStart);
+            }
         }
         if (result == 0 && handshakeComplete) {
             gate.handshakeEnded(admission);
@@ -363,6 +373,17 @@ final class AdmissionChannel extends SecureNioChannel {
         }
         return verdict.isResumption() && !admission.isFullHandshakeCharged() ? WorkClass.SHORT
                 : WorkClass.NEW_FULL_HANDSHAKE;
+    }
+
+    /** The ClientHello verdict this connection was admitted with; null while undecided. */
+    String verdictName() {
+        Verdict verdict = admission.verdict();
+        return verdict == null ? null : verdict.name();
+    }
+
+    /** FULL or RESUMED as the server's first flight showed; null before it. */
+    String handshakeName() {
+        return serverHello.kind() == null ? null : serverHello.kind().name();
     }
 
     @Override

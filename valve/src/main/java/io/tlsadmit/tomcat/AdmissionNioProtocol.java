@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
+import org.apache.coyote.Processor;
 import org.apache.coyote.http11.Http11NioProtocol;
 import org.apache.juli.logging.Log;
 import org.apache.juli.logging.LogFactory;
@@ -55,6 +56,12 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         super(new AdmissionNioEndpoint());
         // The late gate lives in this JSSE implementation; a connector that names its own wins.
         setSslImplementationName(GatedJsseImplementation.class.getName());
+    }
+
+    /** Tomcat's HTTP/1.1 processor, through which the valve reads each request's verdict cheaply. */
+    @Override
+    protected Processor createProcessor() {
+        return new AdmittedHttp11Processor(this, getAdapter());
     }
 
     public String getBudget() {

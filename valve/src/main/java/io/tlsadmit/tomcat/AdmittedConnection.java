@@ -1,9 +1,9 @@
 package io.tlsadmit.tomcat;
 
 /**
- * What the gate knows about the connection a request arrived on. The valve finds it through the
- * connection's {@code SSLSupport}, which Tomcat hands to every request as the
- * {@code jakarta.servlet.request.ssl_session_mgr} attribute.
+ * What the gate knows about the connection a request arrived on. The valve finds it through the request's
+ * {@code ServletConnection} (HTTP/1.1), or else through the connection's {@code SSLSupport}, which Tomcat
+ * hands to every request as the {@code jakarta.servlet.request.ssl_session_mgr} attribute.
  */
 public interface AdmittedConnection {
 

@@ -8,7 +8,6 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.catalina.Context;
-import org.apache.catalina.Globals;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 
@@ -134,7 +133,8 @@ final class NewSessionAdmission {
     }
 
     private static boolean paidForFullHandshake(Request request) {
-        if (request.getAttribute(Globals.SSL_SESSION_MGR_ATTR) instanceof AdmittedConnection connection) {
+        AdmittedConnection connection = TlsAdmissionValve.admittedConnection(request);
+        if (connection != null) {
             return "FULL".equals(connection.handshake())
                     || (connection.handshake() == null && "NEW".equals(connection.verdict()));
         }

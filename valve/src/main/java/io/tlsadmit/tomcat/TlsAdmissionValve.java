@@ -231,6 +231,22 @@ public class TlsAdmissionValve extends ValveBase {
         }
     }
 
+    /**
+     * How the request's connection was admitted; null if not by a gate. HTTP/1.1 on a gated connector: its
+     * {@code ServletConnection} ({@link AdmittedHttp11Processor}), cheap. Otherwise (HTTP/2 streams) through
+     * the TLS attributes, which makes Tomcat compute all of them for the request.
+     */
+    static AdmittedConnection admittedConnection(Request request) {
+        if (!request.isSecure()) {
+            return null;
+        }
+        if (request.getServletConnection() instanceof AdmittedConnection connection) {
+            return connection;
+        }
+        return request.getAttribute(Globals.SSL_SESSION_MGR_ATTR) instanceof AdmittedConnection connection
+                ? connection : null;
+    }
+
     @Override
     public void invoke(Request request, Response response) throws IOException, ServletException {
         PrometheusMeterRegistry metrics = registry;
@@ -243,7 +259,8 @@ public class TlsAdmissionValve extends ValveBase {
             }
             return;
         }
-        if (request.isSecure() && request.getAttribute(Globals.SSL_SESSION_MGR_ATTR) instanceof AdmittedConnection c) {
+        AdmittedConnection c = admittedConnection(request);
+        if (c != null) {
             if (c.verdict() != null) {
                 request.setAttribute(VERDICT_ATTRIBUTE, c.verdict());
             }

@@ -5,12 +5,16 @@ import java.util.Locale;
 
 /**
  * {@code flash-crowd.csv}: one row per mode and workload. The first five columns are read by outside checks and
- * keep their names; {@code seconds_to_90pct} is empty when throughput never held 90 % within the window.
+ * keep their names; {@code seconds_to_90pct} is empty when throughput never held 90 % within the window, and
+ * {@code server_seconds_to_90pct} (tenths of a second) when the gate's admitted rate never held it or there is no
+ * gate.
  */
 public final class FlashCrowdCsv {
 
     public static final String HEADER = "mode,mix,users_per_sec,seconds_to_90pct,refused_connections,tls,"
-            + "steady_replies_per_s,window_s";
+            + "steady_replies_per_s,window_s,"
+            // issue 14: where the steady value came from, the gate's own view at 100 ms, the server's CPUs
+            + "steady_source,server_seconds_to_90pct,server_steady_new_admitted_per_s,server_cpus";
 
     private FlashCrowdCsv() {
     }
@@ -19,10 +23,15 @@ public final class FlashCrowdCsv {
         StringBuilder out = new StringBuilder(HEADER).append('\n');
         for (FlashCrowdResult r : results) {
             Recovery recovery = r.recovery();
+            ServerRecovery server = r.serverRecovery();
             out.append(String.join(",", r.mode().label(), r.workload().mix(), number(r.usersPerSec()),
                     recovery.secondsTo90Percent() < 0 ? "" : Integer.toString(recovery.secondsTo90Percent()),
                     Long.toString(recovery.refusedMeanwhile()), r.workload().tls(), number(recovery.steady()),
-                    Integer.toString(r.repliesPerSecond().length))).append('\n');
+                    Integer.toString(r.repliesPerSecond().length), r.steadySource(),
+                    server == null || server.secondsTo90Percent() < 0 ? ""
+                            : String.format(Locale.ROOT, "%.1f", server.secondsTo90Percent()),
+                    server == null || Double.isNaN(server.steady()) ? "" : number(server.steady()),
+                    Integer.toString(r.workload().serverCpus()))).append('\n');
         }
         return out.toString();
     }

@@ -5,7 +5,8 @@ import java.util.Arrays;
 /**
  * How fast a server serves a flash crowd: from 1 s buckets of throughput since the crowd arrived, the seconds until
  * throughput first reaches 90 % of the mode's steady value at that load and holds it for the rest of the window.
- * Steady is the median of the window's last 10 s (a median, so one slow second at the end does not move it).
+ * Steady is given (the mode's sweep step at the same load: a warm server's throughput there) or else the median of
+ * the window's last 10 s (a median, so one slow second at the end does not move it).
  */
 public record Recovery(double steady, int secondsTo90Percent, long refusedMeanwhile) {
 
@@ -24,7 +25,15 @@ public record Recovery(double steady, int secondsTo90Percent, long refusedMeanwh
             throw new IllegalArgumentException("need more than " + STEADY_SECONDS + " seconds of replies and as many"
                     + " of refused connections, got " + replies.length + " and " + refused.length);
         }
-        double steady = median(Arrays.copyOfRange(replies, replies.length - STEADY_SECONDS, replies.length));
+        return of(replies, refused, median(Arrays.copyOfRange(replies, replies.length - STEADY_SECONDS, replies.length)));
+    }
+
+    /** As {@link #of(double[], double[])}, against a steady value measured elsewhere (the sweep's step). */
+    public static Recovery of(double[] replies, double[] refused, double steady) {
+        if (refused.length != replies.length) {
+            throw new IllegalArgumentException("need as many seconds of refused connections as of replies, got "
+                    + refused.length + " and " + replies.length);
+        }
         int from = replies.length;
         while (from > 0 && replies[from - 1] >= SHARE * steady) {
             from--;

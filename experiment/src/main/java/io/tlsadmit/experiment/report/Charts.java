@@ -24,23 +24,31 @@ public final class Charts {
      * {@code .png} ({@link io.tlsadmit.experiment.Workload#chartSuffix()}).
      */
     public static void write(Path dir, List<StepResult> sweep, List<Mode> modes, double knee, String suffix) {
-        chart(dir.resolve("throughput" + suffix + ".png"), "Throughput", "replies/s", sweep, modes, knee,
+        write(dir, sweep, modes, knee, suffix, "");
+    }
+
+    /** As above; {@code note} follows the knee in each title, e.g. the server's CPUs. */
+    public static void write(Path dir, List<StepResult> sweep, List<Mode> modes, double knee, String suffix,
+            String note) {
+        String kneeNote = String.format(java.util.Locale.ROOT, " (knee %.0f new users/s%s)", knee,
+                note.isEmpty() ? "" : ", " + note);
+        chart(dir.resolve("throughput" + suffix + ".png"), "Throughput", "replies/s", sweep, modes, kneeNote,
                 StepResult::throughput);
-        chart(dir.resolve("response-time" + suffix + ".png"), "Response time (page, mean)", "ms", sweep, modes, knee,
+        chart(dir.resolve("response-time" + suffix + ".png"), "Response time (page, mean)", "ms", sweep, modes, kneeNote,
                 StepResult::pageMeanMillis);
         chart(dir.resolve("response-time-p99" + suffix + ".png"), "Response time (page, p99)", "ms", sweep, modes,
-                knee, StepResult::pageP99Millis);
+                kneeNote, StepResult::pageP99Millis);
         chart(dir.resolve("completed-sessions" + suffix + ".png"), "Completed sessions", "sessions/s", sweep, modes,
-                knee, StepResult::completedSessionsPerSec);
+                kneeNote, StepResult::completedSessionsPerSec);
         chart(dir.resolve("refused-connections" + suffix + ".png"), "Refused connections", "connections/s", sweep,
-                modes, knee, StepResult::refusedConnectionsPerSec);
+                modes, kneeNote, StepResult::refusedConnectionsPerSec);
         chart(dir.resolve("resumed-share" + suffix + ".png"), "Resumed share of handshakes (server)", "resumed / all",
-                sweep, modes, knee, StepResult::resumedShare);
+                sweep, modes, kneeNote, StepResult::resumedShare);
         chart(dir.resolve("client-timeouts" + suffix + ".png"), "Client timeouts (no reply in 10 s)", "timeouts/s",
-                sweep, modes, knee, StepResult::timeoutsPerSec);
+                sweep, modes, kneeNote, StepResult::timeoutsPerSec);
         if (sweep.stream().anyMatch(s -> s.connectionsPerUser() > 1)) {
             chart(dir.resolve("wasted-tokens" + suffix + ".png"), "Users let in whose first page failed",
-                    "share of users let in", sweep, modes, knee, StepResult::wastedTokenShare);
+                    "share of users let in", sweep, modes, kneeNote, StepResult::wastedTokenShare);
         }
     }
 
@@ -65,9 +73,8 @@ public final class Charts {
     }
 
     private static void chart(Path file, String title, String yTitle, List<StepResult> sweep, List<Mode> modes,
-            double knee, ToDoubleFunction<StepResult> measure) {
-        XYChart chart = new XYChartBuilder().width(800).height(500).title(title + String.format(
-                java.util.Locale.ROOT, " (knee %.0f new users/s)", knee))
+            String kneeNote, ToDoubleFunction<StepResult> measure) {
+        XYChart chart = new XYChartBuilder().width(800).height(500).title(title + kneeNote)
                 .xAxisTitle("new users/s").yAxisTitle(yTitle).build();
         chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNE);
         for (Mode mode : modes) {
@@ -84,9 +91,10 @@ public final class Charts {
     }
 
     /** The CPU-change run: throughput per second while Tomcat's CPUs go 1 → 2 → 1. */
-    public static void cpuChange(Path file, List<Mode> modes, List<double[]> seconds, List<String> labels) {
+    public static void cpuChange(Path file, String title, List<Mode> modes, List<double[]> seconds,
+            List<String> labels) {
         XYChart chart = new XYChartBuilder().width(800).height(500)
-                .title("Tomcat's CPUs change mid-run: 1 -> 2 -> 1").xAxisTitle("second")
+                .title(title).xAxisTitle("second")
                 .yAxisTitle("replies/s").build();
         for (int i = 0; i < modes.size(); i++) {
             addPerSecond(chart, labels.get(i), seconds.get(i));

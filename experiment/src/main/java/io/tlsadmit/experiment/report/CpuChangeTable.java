@@ -19,13 +19,18 @@ public final class CpuChangeTable {
 
     /** {@code rows}: {@code cpu-change.csv} without its header (mode, second, cpus, replies, …, budget). */
     public static String markdown(List<String> rows, int phaseSeconds) {
+        return markdown(rows, phaseSeconds, io.tlsadmit.experiment.CpuChangeKind.TASKSET);
+    }
+
+    /** As {@link #markdown(List, int)}, the columns named after the kind's phases (1, 0.5, 1 CPU for the quota). */
+    public static String markdown(List<String> rows, int phaseSeconds, io.tlsadmit.experiment.CpuChangeKind kind) {
         Map<String, List<String[]>> byMode = new LinkedHashMap<>();
         for (String row : rows) {
             String[] cells = row.split(",", -1);
             byMode.computeIfAbsent(cells[0], mode -> new ArrayList<>()).add(cells);
         }
-        StringBuilder out = new StringBuilder("| mode | 1 CPU: replies/s (budget/s) | 2 CPUs | 1 CPU again |\n"
-                + "|---|---|---|---|\n");
+        StringBuilder out = new StringBuilder("| mode | " + cpus(kind, 0) + ": replies/s (budget/s) | " + cpus(kind, 1)
+                + " | " + cpus(kind, 2) + " again |\n|---|---|---|---|\n");
         byMode.forEach((mode, cells) -> {
             out.append("| ").append(mode);
             for (int phase = 0; phase < 3; phase++) {
@@ -53,5 +58,10 @@ public final class CpuChangeTable {
             out.append(" |\n");
         });
         return out.toString();
+    }
+
+    private static String cpus(io.tlsadmit.experiment.CpuChangeKind kind, int phase) {
+        return kind.cpusText(phase) + (kind.cpus(phase) == 1 ? " CPU" : " CPUs")
+                + (kind == io.tlsadmit.experiment.CpuChangeKind.QUOTA ? " quota" : "");
     }
 }

@@ -13,7 +13,11 @@ public final class ResultsCsv {
             + "server_full_handshakes,server_resumed_handshakes,server_cpu_pct,driver_cpu_pct,load_average,"
             // issue 14: the workload, the study's Figure 4.3 (resumed share), and sessions rather than connections
             + "mix,tls,connections_per_user,resumed_share,first_pages_per_s,first_pages_incomplete_per_s,"
-            + "first_pages_timed_out_per_s,server_new_admitted,server_session_grace,wasted_token_share";
+            + "first_pages_timed_out_per_s,server_new_admitted,server_session_grace,wasted_token_share,"
+            // the server's CPUs (1: CPU 0; 2: CPUs 0-1, the second shared with Gatling)
+            + "server_cpus";
+    /** The header before {@code server_cpus}: such a file's steps ran on one server CPU. */
+    static final String HEADER_ONE_CPU = HEADER.substring(0, HEADER.lastIndexOf(','));
 
     private ResultsCsv() {
     }
@@ -33,7 +37,8 @@ public final class ResultsCsv {
                     s.mix(), s.tls(), Integer.toString(s.connectionsPerUser()), share(s.resumedShare()),
                     number(s.firstPagesPerSec()), number(s.firstPagesIncompletePerSec()),
                     number(s.firstPagesTimedOutPerSec()), number(s.serverNewAdmitted()),
-                    number(s.serverSessionGrace()), share(s.wastedTokenShare())))
+                    number(s.serverSessionGrace()), share(s.wastedTokenShare()),
+                    Integer.toString(s.serverCpus())))
                     .append('\n');
         }
         return out.toString();
@@ -42,20 +47,22 @@ public final class ResultsCsv {
     /** The rows of a {@code steps.csv} written by {@link #format}, to resume an interrupted run. */
     public static List<StepResult> parse(String csv) {
         List<String> lines = csv.lines().filter(line -> !line.isBlank()).toList();
-        if (lines.isEmpty() || !lines.get(0).equals(HEADER)) {
+        if (lines.isEmpty() || !(lines.get(0).equals(HEADER) || lines.get(0).equals(HEADER_ONE_CPU))) {
             throw new IllegalArgumentException("not a steps.csv of this version: the header differs");
         }
+        int columns = lines.get(0).split(",").length;
         List<StepResult> steps = new java.util.ArrayList<>();
         for (String line : lines.subList(1, lines.size())) {
             String[] c = line.split(",", -1);
-            if (c.length != HEADER.split(",").length) {
+            if (c.length != columns) {
                 throw new IllegalArgumentException("steps.csv row has " + c.length + " cells: " + line);
             }
             steps.add(new StepResult(io.tlsadmit.experiment.Mode.parse(c[0]), c[1], d(c[2]), d(c[3]),
                     Integer.parseInt(c[4]), Integer.parseInt(c[5]), d(c[6]), d(c[7]), d(c[8]), d(c[9]), d(c[10]),
                     Long.parseLong(c[11]), Long.parseLong(c[12]), Long.parseLong(c[13]), Long.parseLong(c[14]),
                     Long.parseLong(c[15]), d(c[16]), d(c[17]), d(c[18]), d(c[19]), d(c[20]), d(c[21]), d(c[22]),
-                    c[23], c[24], Integer.parseInt(c[25]), d(c[27]), d(c[28]), d(c[29]), d(c[30]), d(c[31])));
+                    c[23], c[24], Integer.parseInt(c[25]), d(c[27]), d(c[28]), d(c[29]), d(c[30]), d(c[31]),
+                    columns > 33 ? Integer.parseInt(c[33]) : 1));
         }
         return steps;
     }

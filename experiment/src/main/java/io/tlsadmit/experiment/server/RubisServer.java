@@ -34,6 +34,11 @@ public final class RubisServer implements AutoCloseable {
     private final Mode mode;
     private final TomcatServer tomcat;
     private final Haproxy haproxy;
+    /**
+     * One client for every scrape: the CPU change and the flash crowd scrape every 100 ms, and a new client per
+     * request (its own selector thread) took longer than that on a loaded machine.
+     */
+    private final HttpClient scraper = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private RubisServer(Mode mode, TomcatServer tomcat, Haproxy haproxy) {
         this.mode = mode;
@@ -44,7 +49,20 @@ public final class RubisServer implements AutoCloseable {
     /** What every leg of one run shares: the distribution, the packaged files, the key and the database. */
     public record Setup(TomcatDistribution distribution, TestKeystore keystore, String tls, Path war,
             Path gateJar, Path mariadbContext, String jdbcUrl, double scale, int keepAliveMillis,
-            int connectionsPerNewUser) {
+            int connectionsPerNewUser, String serverCpus) {
+
+        /** On the study's one server CPU, {@link #SERVER_CPUS}. */
+        public Setup(TomcatDistribution distribution, TestKeystore keystore, String tls, Path war, Path gateJar,
+                Path mariadbContext, String jdbcUrl, double scale, int keepAliveMillis, int connectionsPerNewUser) {
+            this(distribution, keystore, tls, war, gateJar, mariadbContext, jdbcUrl, scale, keepAliveMillis,
+                    connectionsPerNewUser, SERVER_CPUS);
+        }
+
+        /** The same servers on other CPUs ({@code taskset} list: {@code 0}, {@code 0-1}). */
+        public Setup withServerCpus(String cpus) {
+            return new Setup(distribution, keystore, tls, war, gateJar, mariadbContext, jdbcUrl, scale,
+                    keepAliveMillis, connectionsPerNewUser, cpus);
+        }
 
         public boolean h2() {
             return jdbcUrl == null;
@@ -53,7 +71,7 @@ public final class RubisServer implements AutoCloseable {
         /** The same servers over another TLS version. */
         public Setup withTls(String version) {
             return new Setup(distribution, keystore, version, war, gateJar, mariadbContext, jdbcUrl, scale,
-                    keepAliveMillis, connectionsPerNewUser);
+                    keepAliveMillis, connectionsPerNewUser, serverCpus);
         }
     }
 
@@ -109,14 +127,14 @@ public final class RubisServer implements AutoCloseable {
         TomcatServer tomcat = builder.build().start();
         Haproxy haproxy = null;
         try {
-            CpuPinning.pin(tomcat.pid(), SERVER_CPUS);
+            CpuPinning.pin(tomcat.pid(), setup.serverCpus());
             awaitHealthy(tomcat);
             if (mode.haproxy()) {
                 Path dir = tomcat.base().resolve("haproxy");
                 haproxy = Haproxy.start(dir, new Haproxy.Config(mode, Haproxy.certificateAndKey(dir, setup.keystore()),
                         Haproxy.writeTicketKeys(dir.resolve("tls-ticket-keys")), setup.tls(), FreePort.pick(),
                         tomcat.port("plain"), haproxyRate, setup.keepAliveMillis(), haproxyThreads));
-                CpuPinning.pin(haproxy.pid(), SERVER_CPUS);
+                CpuPinning.pin(haproxy.pid(), setup.serverCpus());
             }
             return new RubisServer(mode, tomcat, haproxy);
         } catch (IOException e) {
@@ -169,7 +187,18 @@ public final class RubisServer implements AutoCloseable {
     }
 
     public String scrapeMetrics() {
-        return metricsUrl().isEmpty() ? "" : get(metricsUrl());
+        if (metricsUrl().isEmpty()) {
+            return "";
+        }
+        try {
+            return scraper.send(HttpRequest.newBuilder(URI.create(metricsUrl())).timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+        } catch (IOException e) {
+            return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        }
     }
 
     @Override
@@ -207,18 +236,6 @@ public final class RubisServer implements AutoCloseable {
             }
         }
         throw new IllegalStateException("RUBiS did not become healthy: " + last + "\n" + tomcat.tail());
-    }
-
-    private static String get(String url) {
-        try {
-            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
-                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body();
-        } catch (IOException e) {
-            return "";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "";
-        }
     }
 
     private static String read(Path file) {

@@ -2,41 +2,106 @@ package io.tlsadmit.experiment.step;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Finds the knee of the stock server: the arrival rate of new users at which its throughput peaks. Rates double
- * from a start until throughput has clearly stopped growing, so the search itself stays short and ends past the
- * knee; the knee is the measured rate with the highest throughput.
+ * from a start until throughput has clearly stopped growing, so the search stays short and ends past the knee.
+ * Doubling only brackets the knee: between the last rate that held (grew by 5 % over the best before it) and the
+ * next rate doubling measured (the first that did not) the search then bisects until the bracket is narrower than the
+ * {@link Resolution}. A midpoint <em>held</em> when its throughput grew over the bracket's lower end by the
+ * doubling's criterion pro rata (5 % per doubling of load: {@code GROWTH^log2(mid/low)}, +2.9 % for 1.5×); else it
+ * is where the server no longer turns more users into more work, and becomes the upper end. The knee is the last
+ * rate that held.
  */
 public final class KneeSearch {
 
     /** Below this gain over the best so far a doubling of the load is not growth, just noise. */
     static final double GROWTH = 1.05;
     static final int MAX_STEPS = 8;
+    /** Bisection steps at most, whatever the resolution: 6 halve any bracket to under 2 % of it. */
+    static final int MAX_BISECTIONS = 6;
 
     private final double startRate;
+    private final Resolution resolution;
     private final List<double[]> measured = new ArrayList<>();
+    /** The bracket once doubling has passed the knee: {@code [rate, throughput]} of its ends; null before. */
+    private double[] low;
+    private double[] high;
+    private int bisections;
 
+    /** Doubling only, as before issue 14's finer search: the knee is the best doubling. */
     public KneeSearch(double startRate) {
+        this(startRate, Resolution.NONE);
+    }
+
+    public KneeSearch(double startRate, Resolution resolution) {
         if (!(startRate > 0)) {
             throw new IllegalArgumentException("start rate must be > 0, got " + startRate);
         }
         this.startRate = startRate;
+        this.resolution = resolution;
     }
 
-    /** The next rate to measure, or NaN when the knee has been passed. */
+    /** The next rate to measure, or NaN when the knee has been found. */
     public double nextRate() {
         if (measured.isEmpty()) {
             return startRate;
         }
-        if (measured.size() >= MAX_STEPS || passed()) {
+        if (low == null) {
+            if (measured.size() < MAX_STEPS && !passed()) {
+                return 2 * measured.get(measured.size() - 1)[0];
+            }
+            bracket();
+            if (low == null) {
+                return Double.NaN;
+            }
+        }
+        if (high == null || bisections >= MAX_BISECTIONS || high[0] - low[0] <= resolution.width(low[0])) {
             return Double.NaN;
         }
-        return 2 * measured.get(measured.size() - 1)[0];
+        // one decimal: all a Poisson arrival rate needs, and the rates stay readable in steps.csv
+        double mid = Math.round((low[0] + high[0]) * 5) / 10.0;
+        return mid > low[0] && mid < high[0] ? mid : Double.NaN;
     }
 
     public void record(double rate, double throughput) {
-        measured.add(new double[] {rate, throughput});
+        double[] point = {rate, throughput};
+        measured.add(point);
+        if (low != null && high != null && rate > low[0] && rate < high[0]) {
+            bisections++;
+            if (held(point)) {
+                low = point;
+            } else {
+                high = point;
+            }
+        }
+    }
+
+    /** The doubling's growth criterion, pro rata to the load added over the bracket's lower end. */
+    private boolean held(double[] point) {
+        double doublings = Math.log(point[0] / low[0]) / Math.log(2);
+        return point[1] >= low[1] * Math.pow(GROWTH, doublings);
+    }
+
+    /**
+     * Doubling has passed the knee: the last rate that held (grew by {@code GROWTH} over the best before it; the
+     * start rate holds by definition) and the next rate doubling measured, the first that did not.
+     */
+    private void bracket() {
+        if (Double.isInfinite(resolution.width(1))) {
+            return;
+        }
+        double best = 0;
+        int last = 0;
+        for (int i = 0; i < measured.size(); i++) {
+            if (i == 0 || measured.get(i)[1] >= GROWTH * best) {
+                last = i;
+            }
+            best = Math.max(best, measured.get(i)[1]);
+        }
+        low = measured.get(last);
+        high = last + 1 < measured.size() ? measured.get(last + 1) : null;
     }
 
     /** Two doublings in a row without growth over the best before them. */
@@ -52,8 +117,9 @@ public final class KneeSearch {
         return measured.get(n - 2)[1] < GROWTH * bestBefore && measured.get(n - 1)[1] < GROWTH * bestBefore;
     }
 
+    /** The last rate that held once bisecting; before (or without) bisection, the best doubling. */
     public double knee() {
-        return kneeOf(measured);
+        return low != null ? low[0] : kneeOf(measured);
     }
 
     /** The rate whose throughput is highest (the lower rate on a tie): where more users stop bringing more work. */
@@ -68,5 +134,45 @@ public final class KneeSearch {
             }
         }
         return best[0];
+    }
+
+    /**
+     * How narrow the bracket must become: an absolute width in new users/s, or a share of its lower end
+     * ({@code --knee-resolution 8} or {@code 10%}).
+     */
+    public record Resolution(double value, boolean share) {
+
+        /** No bisection: the knee is the best doubling. */
+        public static final Resolution NONE = new Resolution(Double.POSITIVE_INFINITY, false);
+        public static final Resolution DEFAULT = new Resolution(0.10, true);
+
+        public double width(double lower) {
+            return share ? value * lower : value;
+        }
+
+        /** {@code 8} (new users/s), {@code 10%} (of the bracket's lower end), or {@code off}. */
+        public static Resolution parse(String text) {
+            String t = text.strip().toLowerCase(Locale.ROOT);
+            if (t.equals("off")) {
+                return NONE;
+            }
+            boolean share = t.endsWith("%");
+            try {
+                double v = Double.parseDouble(share ? t.substring(0, t.length() - 1).strip() : t);
+                if (v > 0 && Double.isFinite(v) && (!share || v < 100)) {
+                    return new Resolution(share ? v / 100 : v, share);
+                }
+            } catch (NumberFormatException e) {
+                // reported below, with the option's name
+            }
+            throw new IllegalArgumentException("--knee-resolution must be new users/s (e.g. 8), a share of the"
+                    + " bracket's lower end below 100 % (e.g. 10%) or off, got '" + text + "'");
+        }
+
+        @Override
+        public String toString() {
+            return Double.isInfinite(value) ? "off"
+                    : share ? String.format(Locale.ROOT, "%.0f%%", value * 100) : String.format(Locale.ROOT, "%s", value);
+        }
     }
 }

@@ -50,10 +50,28 @@ public record StepResult(
         double firstPagesIncompletePerSec,
         double firstPagesTimedOutPerSec,
         double serverNewAdmitted,
-        double serverSessionGrace) {
+        double serverSessionGrace,
+        int serverCpus) {
+
+    /** A step on the study's one server CPU. */
+    public StepResult(Mode mode, String phase, double usersPerSec, double limit, int stepSeconds, int windowSeconds,
+            double throughput, double pagesPerSec, double completedSessionsPerSec, double refusedConnectionsPerSec,
+            double timeoutsPerSec, long sessionsStarted, long sessionsCompleted, long sessionsAbandoned,
+            long sessionsRefused, long errorPages, double pageMeanMillis, double pageP99Millis,
+            double serverFullHandshakes, double serverResumedHandshakes, double serverCpuPercent,
+            double driverCpuPercent, double loadAverage, String mix, String tls, int connectionsPerUser,
+            double firstPagesPerSec, double firstPagesIncompletePerSec, double firstPagesTimedOutPerSec,
+            double serverNewAdmitted, double serverSessionGrace) {
+        this(mode, phase, usersPerSec, limit, stepSeconds, windowSeconds, throughput, pagesPerSec,
+                completedSessionsPerSec, refusedConnectionsPerSec, timeoutsPerSec, sessionsStarted, sessionsCompleted,
+                sessionsAbandoned, sessionsRefused, errorPages, pageMeanMillis, pageP99Millis, serverFullHandshakes,
+                serverResumedHandshakes, serverCpuPercent, driverCpuPercent, loadAverage, mix, tls, connectionsPerUser,
+                firstPagesPerSec, firstPagesIncompletePerSec, firstPagesTimedOutPerSec, serverNewAdmitted,
+                serverSessionGrace, 1);
+    }
 
     public Workload workload() {
-        return new Workload(mix, tls);
+        return new Workload(mix, tls, serverCpus);
     }
 
     /**
@@ -90,7 +108,7 @@ public record StepResult(
                 serverCpuPercent, driverCpuPercent, loadAverage, workload.mix(), workload.tls(), connectionsPerUser,
                 f.perSecond("first_pages"), f.perSecond("first_pages_incomplete"),
                 f.perSecond("first_pages_timed_out"), f.figure("serverNewConnectionsAdmitted"),
-                f.figure("serverSessionGrace"));
+                f.figure("serverSessionGrace"), workload.serverCpus());
     }
 
     /** The run's histogram reports -1 when no page came back at all: that is no latency, not a fast one. */

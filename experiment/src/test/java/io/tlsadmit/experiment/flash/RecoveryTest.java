@@ -72,10 +72,23 @@ class RecoveryTest {
         double[] flat = new double[20];
         Arrays.fill(flat, 500);
         String csv = FlashCrowdCsv.format(List.of(new FlashCrowdResult(Mode.STATIC, Workload.STUDY, 320, flat,
-                Recovery.of(flat, new double[20]))));
+                Recovery.of(flat, new double[20]), "sweep", new ServerRecovery(80, 1.3))));
         List<String> lines = csv.lines().toList();
         assertEquals(List.of("mode", "mix", "users_per_sec", "seconds_to_90pct", "refused_connections"),
                 Arrays.asList(lines.get(0).split(",")).subList(0, 5));
-        assertEquals("static,browsing,320,1,0,1.3,500,20", lines.get(1));
+        assertEquals("static,browsing,320,1,0,1.3,500,20,sweep,1.3,80,1", lines.get(1));
+        String stock = FlashCrowdCsv.format(List.of(new FlashCrowdResult(Mode.STOCK, Workload.STUDY, 320, flat,
+                Recovery.of(flat, new double[20]), "window-tail", null))).lines().toList().get(1);
+        assertEquals("stock,browsing,320,1,0,1.3,500,20,window-tail,,,1", stock, "no gate: no server view");
+    }
+
+    @Test
+    void theSweepsSteadyValueCanBeOneTheColdServerNeverHolds() {
+        // the tail's own median (1000) would call it held after 8 s; the warm sweep did 1,200 at this load
+        double[] refused = new double[30];
+        Recovery r = Recovery.of(RAMP_AND_DIP, refused, 1200);
+        assertEquals(1200, r.steady());
+        assertEquals(-1, r.secondsTo90Percent(), "1,000 replies/s is below 90 % of 1,200");
+        assertEquals(8, Recovery.of(RAMP_AND_DIP, refused, 1050).secondsTo90Percent());
     }
 }

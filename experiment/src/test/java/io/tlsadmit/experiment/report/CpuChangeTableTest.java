@@ -28,4 +28,17 @@ class CpuChangeTableTest {
                 | stock | 20 | 20 | 20 |
                 """, CpuChangeTable.markdown(rows, 10));
     }
+
+    @Test
+    void theQuotaChangesColumnsSayTheQuota() {
+        List<String> rows = new ArrayList<>();
+        for (int s = 0; s < 30; s++) {
+            rows.add("adaptive," + s + "," + (s / 10 == 1 ? "0.5" : "1") + "," + (s / 10 == 1 ? 300 : 600) + ",1,0,");
+        }
+        assertEquals("""
+                | mode | 1 CPU quota: replies/s (budget/s) | 0.5 CPUs quota | 1 CPU quota again |
+                |---|---|---|---|
+                | adaptive | 600 | 300 | 600 |
+                """, CpuChangeTable.markdown(rows, 10, io.tlsadmit.experiment.CpuChangeKind.QUOTA));
+    }
 }

@@ -64,4 +64,77 @@ class KneeSearchTest {
         assertThrows(IllegalStateException.class, () -> new KneeSearch(4).knee());
         assertThrows(IllegalArgumentException.class, () -> new KneeSearch(0));
     }
+
+    /** A simulated stock server: replies grow with the load up to its knee, then it collapses. */
+    private static double collapsingServer(double knee, double rate) {
+        double perUser = 18;
+        return rate <= knee ? perUser * rate : Math.max(0, perUser * knee * (1 - 3 * (rate - knee) / knee));
+    }
+
+    private static KneeSearch run(KneeSearch search, java.util.function.DoubleUnaryOperator server,
+            List<Double> asked) {
+        for (double rate = search.nextRate(); !Double.isNaN(rate); rate = search.nextRate()) {
+            asked.add(rate);
+            search.record(rate, server.applyAsDouble(rate));
+        }
+        return search;
+    }
+
+    @Test
+    void bisectionNarrowsTheDoublingsBracketToTheResolution() {
+        List<Double> asked = new java.util.ArrayList<>();
+        KneeSearch search = run(new KneeSearch(10, KneeSearch.Resolution.parse("10%")),
+                rate -> collapsingServer(107, rate), asked);
+        // doubling: 10..80 grow, 160 and 320 collapse; then 80..160 is bisected: 120 collapsed, 100 held,
+        // 110 collapsed; 110 - 100 <= 10 % of 100
+        assertEquals(List.of(10.0, 20.0, 40.0, 80.0, 160.0, 320.0, 120.0, 100.0, 110.0), asked);
+        assertEquals(100, search.knee());
+    }
+
+    @Test
+    void anAbsoluteResolutionBisectsFurther() {
+        List<Double> asked = new java.util.ArrayList<>();
+        KneeSearch search = run(new KneeSearch(10, KneeSearch.Resolution.parse("3")),
+                rate -> collapsingServer(107, rate), asked);
+        // 107.5 is just past the true knee, but the simulated collapse is gradual: it still grew enough
+        assertEquals(List.of(120.0, 100.0, 110.0, 105.0, 107.5), asked.subList(6, asked.size()));
+        assertEquals(107.5, search.knee());
+    }
+
+    @Test
+    void aMidpointThatGrowsLessThanTheDoublingsCriterionProRataDidNotHold() {
+        // a plateau past 80: 120 brings 1 % more, below 5 % per doubling pro rata (2.9 % for 1.5x)
+        List<Double> asked = new java.util.ArrayList<>();
+        KneeSearch search = run(new KneeSearch(10, KneeSearch.Resolution.parse("10%")),
+                rate -> rate <= 80 ? 18 * rate : 18 * 80 * (1 + 0.01 * Math.min(1, (rate - 80) / 40)), asked);
+        assertEquals(List.of(120.0, 100.0, 90.0, 85.0), asked.subList(6, asked.size()));
+        assertEquals(80, search.knee());
+    }
+
+    @Test
+    void withoutAResolutionTheKneeIsTheBestDoubling() {
+        List<Double> asked = new java.util.ArrayList<>();
+        KneeSearch search = run(new KneeSearch(10, KneeSearch.Resolution.parse("off")),
+                rate -> collapsingServer(107, rate), asked);
+        assertEquals(6, asked.size());
+        assertEquals(80, search.knee());
+    }
+
+    @Test
+    void aServerThatNeverSaturatesHasNoBracketToBisect() {
+        KneeSearch search = run(new KneeSearch(1, KneeSearch.Resolution.DEFAULT), rate -> rate * 10,
+                new java.util.ArrayList<>());
+        assertEquals(128, search.knee());
+    }
+
+    @Test
+    void theResolutionNamesItsOptionWhenWrong() {
+        for (String bad : new String[] {"0", "-3", "100%", "x", ""}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> KneeSearch.Resolution.parse(bad));
+            assertTrue(e.getMessage().contains("--knee-resolution"), e.getMessage());
+        }
+        assertEquals(8, KneeSearch.Resolution.parse("8").width(100));
+        assertEquals(12, KneeSearch.Resolution.parse("10%").width(120), 1e-9);
+    }
 }

@@ -1,0 +1,324 @@
+package io.tlsadmit.bench;
+
+import io.tlsadmit.testing.ConnectorSpec;
+import io.tlsadmit.testing.CpuPinning;
+import io.tlsadmit.testing.Jdk;
+import io.tlsadmit.testing.TestKeystore;
+import io.tlsadmit.testing.TomcatDistribution;
+import io.tlsadmit.testing.TomcatServer;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+import javax.net.ssl.SSLContext;
+
+/**
+ * What the gate itself costs (issue 14): server CPU per resumed connection, stock Tomcat against the gate
+ * with a budget that never binds. Every variant's Tomcat runs at once, pinned to CPU 0 (this driver on
+ * CPU 1); the measured windows are interleaved (stock, gated, stock, gated, ..., the order reversed every
+ * other round) so that the machine's drift falls on all of them alike. Each window: {@code --clients}
+ * loops doing a TLS resumption, one small request, close; server CPU from {@code /proc/PID/stat} over the
+ * window divided by the connections completed in it. Reports the medians per variant and each gated
+ * variant's ratio to stock (ratio of medians, and the median of the per-round ratios).
+ */
+public final class GateCostBenchmark {
+    static final String USAGE = """
+            usage: bin/gate-cost-benchmark [--tls 1.2|1.3] [--variants stock,static,adaptive,static-nopeek]
+                   [--rounds 3] [--seconds 15] [--warmup-seconds 20] [--clients 4] [--key rsa2048|rsa4096|ec]
+                   [--jdk 17] [--jfr DIR] [--compare-jar JAR] [--perf-events LIST] [--out DIR]
+              --tls 1.2 is session-id resumption (the driver turns its session-ticket extension off); 1.3 is PSK.
+              --jfr DIR records a JFR profile of every Tomcat (settings=profile) into DIR/<variant>.jfr;
+                        profile and measure in separate runs: the recording costs CPU itself.
+              --compare-jar JAR allows the variant "compare": budget="static" like "static", but with another
+                        build of the gate jar (e.g. before a change), interleaved with the others.
+              --perf-events LIST counts these events of the Tomcat process in every window with `perf stat`
+                        (e.g. raw_syscalls:sys_enter,context-switches) and reports them per connection.""";
+
+    private static final String SMALL_FILE = "ok\n";
+    private static final String PATH = "/small.txt";
+
+    private final Map<String, String> options;
+    private final List<String> variants;
+    private final String tls;
+    private final int rounds;
+    private final int seconds;
+    private final int warmupSeconds;
+    private final int clients;
+    private final Path out;
+    private final Path jfr;
+    private final long started = System.nanoTime();
+
+    GateCostBenchmark(Map<String, String> options) {
+        this.options = options;
+        this.tls = options.getOrDefault("tls", "1.2");
+        if (!tls.equals("1.2") && !tls.equals("1.3")) {
+            throw new IllegalArgumentException("--tls must be 1.2 or 1.3, was " + tls);
+        }
+        this.variants = List.of(options.getOrDefault("variants", "stock,static,adaptive,static-nopeek").split(","));
+        for (String v : variants) {
+            if (!List.of("stock", "static", "adaptive", "static-nopeek").contains(v)
+                    && !(v.equals("compare") && options.containsKey("compare-jar"))) {
+                throw new IllegalArgumentException("--variants: unknown variant " + v);
+            }
+        }
+        this.rounds = positive("rounds", 3);
+        this.seconds = positive("seconds", 15);
+        this.warmupSeconds = positive("warmup-seconds", 20);
+        this.clients = positive("clients", 4);
+        this.out = Path.of(options.getOrDefault("out",
+                "docs/results/" + java.time.LocalDate.now() + "-gate-cost-tls" + tls)).toAbsolutePath();
+        this.jfr = options.containsKey("jfr") ? Path.of(options.get("jfr")).toAbsolutePath() : null;
+    }
+
+    private int positive(String name, int fallback) {
+        String v = options.get(name);
+        if (v == null) {
+            return fallback;
+        }
+        try {
+            int n = Integer.parseInt(v);
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("--" + name + " must be a whole number > 0, was \"" + v + "\"");
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> options = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            if (!args[i].startsWith("--") || args[i].equals("--help") || i + 1 >= args.length) {
+                System.out.println(USAGE);
+                System.exit(args[i].equals("--help") ? 0 : 2);
+            }
+            options.put(args[i].substring(2), args[++i]);
+        }
+        GateCostBenchmark benchmark;
+        try {
+            benchmark = new GateCostBenchmark(options);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage() + "\n" + USAGE);
+            System.exit(2);
+            return;
+        }
+        if (benchmark.tls.equals("1.2")) {
+            // JSSE offers a TLS 1.2 session ticket by default; without it the server resumes by session id
+            System.setProperty("jdk.tls.client.enableSessionTicketExtension", "false");
+        }
+        benchmark.run();
+    }
+
+    private void run() throws Exception {
+        CpuPinning.pin(ProcessHandle.current().pid(), "1");
+        Files.createDirectories(out);
+        if (jfr != null) {
+            Files.createDirectories(jfr);
+        }
+        TomcatDistribution distribution = TomcatDistribution.fromBuild();
+        TestKeystore keystore = TestKeystore.create(distribution.home().getParent().resolve("keystores"),
+                switch (options.getOrDefault("key", "rsa2048")) {
+                    case "rsa4096" -> TestKeystore.KeyType.RSA_4096;
+                    case "ec" -> TestKeystore.KeyType.EC_P256;
+                    default -> TestKeystore.KeyType.RSA_2048;
+                });
+        int jdk = Integer.parseInt(options.getOrDefault("jdk", "17"));
+        log("Tomcat %s, JDK %d, TLS %s, %s; variants %s; %d rounds of %d s, %d client loops; driver on CPU 1,"
+                        + " Tomcats on CPU 0", distribution.version(), jdk, tls, options.getOrDefault("key", "rsa2048"),
+                variants, rounds, seconds, clients);
+        Map<String, TomcatServer> servers = new LinkedHashMap<>();
+        try {
+            for (String variant : variants) {
+                servers.put(variant, start(distribution, keystore, jdk, variant));
+            }
+            String protocol = tls.equals("1.3") ? "TLSv1.3" : "TLSv1.2";
+            for (String variant : variants) {
+                log("warm-up %s: %d s", variant, warmupSeconds);
+                window(servers.get(variant), keystore.clientContext(protocol), warmupSeconds);
+            }
+            List<String> rows = new ArrayList<>();
+            rows.add("round,variant,connections,seconds,server_cpu_s,cpu_ms_per_connection,connections_per_s,failed");
+            Map<String, List<Double>> perVariant = new LinkedHashMap<>();
+            for (int round = 1; round <= rounds; round++) {
+                List<String> order = new ArrayList<>(variants);
+                if (round % 2 == 0) {
+                    java.util.Collections.reverse(order);
+                }
+                for (String variant : order) {
+                    Window w = window(servers.get(variant), keystore.clientContext(protocol), seconds);
+                    perVariant.computeIfAbsent(variant, v -> new ArrayList<>()).add(w.cpuMillisPerConnection());
+                    rows.add(String.format(Locale.ROOT, "%d,%s,%d,%.1f,%.2f,%.4f,%.0f,%d", round, variant,
+                            w.connections, w.seconds, w.serverCpuSeconds, w.cpuMillisPerConnection(),
+                            w.connections / w.seconds, w.failed));
+                    log("round %d %-14s %6d connections (%4.0f/s), server CPU %.3f ms/connection%s%s", round,
+                            variant, w.connections, w.connections / w.seconds, w.cpuMillisPerConnection(),
+                            w.failed > 0 ? ", " + w.failed + " failed" : "", w.perf);
+                }
+            }
+            Files.write(out.resolve("rounds.csv"), rows);
+            String summary = summary(perVariant);
+            Files.writeString(out.resolve("summary.md"), summary);
+            System.out.println(summary);
+            for (String variant : variants) {
+                if (!variant.equals("stock")) {
+                    Files.writeString(out.resolve("metrics-" + variant + ".txt"), scrape(servers.get(variant)));
+                }
+            }
+        } finally {
+            for (TomcatServer server : servers.values()) {
+                server.close();
+            }
+        }
+        log("done: %s", out);
+    }
+
+    private String summary(Map<String, List<Double>> perVariant) {
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT,
+                "TLS %s resumption + one request + close, %d client loops, %d rounds of %d s (%s)%n%n"
+                        + "| variant | CPU ms per connection, each round | median | ratio of medians to stock"
+                        + " | median of per-round ratios |%n|---|---|---|---|---|%n",
+                tls, clients, rounds, seconds, Instant.now()));
+        List<Double> stock = perVariant.get("stock");
+        for (Map.Entry<String, List<Double>> e : perVariant.entrySet()) {
+            List<Double> v = e.getValue();
+            String ratio = "";
+            String roundRatio = "";
+            if (stock != null && !e.getKey().equals("stock")) {
+                ratio = String.format(Locale.ROOT, "%.3f", median(v) / median(stock));
+                List<Double> ratios = new ArrayList<>();
+                for (int i = 0; i < v.size(); i++) {
+                    ratios.add(v.get(i) / stock.get(i));
+                }
+                roundRatio = String.format(Locale.ROOT, "%.3f", median(ratios));
+            }
+            s.append(String.format(Locale.ROOT, "| %s | %s | %.3f | %s | %s |%n", e.getKey(),
+                    v.stream().map(x -> String.format(Locale.ROOT, "%.3f", x)).collect(Collectors.joining(", ")),
+                    median(v), ratio, roundRatio));
+        }
+        return s.toString();
+    }
+
+    static double median(List<Double> values) {
+        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    private record Window(long connections, long failed, double seconds, double serverCpuSeconds, String perf) {
+        double cpuMillisPerConnection() {
+            return connections == 0 ? Double.NaN : 1000 * serverCpuSeconds / connections;
+        }
+    }
+
+    /**
+     * {@code clients} loops of resumption + request + close against one server for {@code seconds}; the
+     * first second (each loop's first, full handshake) is not measured.
+     */
+    private Window window(TomcatServer server, SSLContext context, int seconds) throws Exception {
+        ProcessCpu cpu = new ProcessCpu(server.pid());
+        try (LoadDriver driver = new LoadDriver(context, context, server.port("tls"), PATH, 10_000, 1)) {
+            driver.startEstablished(clients, 0, 1);
+            Thread.sleep(1000);
+            driver.swapCounters();
+            Process perf = options.containsKey("perf-events") ? new ProcessBuilder("perf", "stat", "-x,", "-e",
+                    options.get("perf-events"), "-p", Long.toString(server.pid()), "--", "sleep",
+                    Integer.toString(seconds)).redirectOutput(ProcessBuilder.Redirect.DISCARD).start() : null;
+            double cpuBefore = cpu.seconds();
+            long t0 = System.nanoTime();
+            Thread.sleep(seconds * 1000L);
+            StepCounters c = driver.swapCounters();
+            double elapsed = (System.nanoTime() - t0) / 1e9;
+            double cpuSeconds = cpu.seconds() - cpuBefore;
+            long connections = c.resumedCompleted.sum();
+            return new Window(connections, c.resumedRefused.sum() + c.resumedTimedOut.sum(), elapsed,
+                    cpuSeconds, perf == null ? "" : perPerConnection(perf, connections));
+        }
+    }
+
+    /** {@code perf stat -x,} lines are "count,unit,event,...": each event's count divided by the connections. */
+    private static String perPerConnection(Process perf, long connections) throws Exception {
+        String output = new String(perf.getErrorStream().readAllBytes());
+        perf.waitFor();
+        StringBuilder s = new StringBuilder();
+        for (String line : output.split("\n")) {
+            String[] f = line.split(",");
+            if (f.length > 2 && !f[0].isBlank() && Character.isDigit(f[0].charAt(0))) {
+                s.append(String.format(Locale.ROOT, " %s %.2f/connection", f[2],
+                        Double.parseDouble(f[0]) / Math.max(1, connections)));
+            }
+        }
+        return s.length() == 0 ? " perf: " + output.strip() : s.toString();
+    }
+
+    private TomcatServer start(TomcatDistribution distribution, TestKeystore keystore, int jdk, String variant)
+            throws Exception {
+        ConnectorSpec connector = ConnectorSpec.https("tls", keystore)
+                .sslHostConfig("protocols", tls.equals("1.3") ? "TLSv1.3" : "TLSv1.2");
+        TomcatServer.Builder builder = TomcatServer.builder(distribution)
+                .name("gate-cost-" + variant)
+                .jdk(Jdk.find(jdk).orElseThrow(() -> new IllegalStateException("no JDK " + jdk)))
+                .connector(connector)
+                .connector(ConnectorSpec.http("plain"))
+                .file("webapps/ROOT" + PATH, SMALL_FILE)
+                .catalinaOpt("-Xmx512m");
+        if (jfr != null) {
+            builder.catalinaOpt("-XX:StartFlightRecording=settings=profile,filename="
+                    + jfr.resolve(variant + ".jfr"));
+        }
+        if (!variant.equals("stock")) {
+            Path root = Path.of(System.getProperty("tlsadmit.root", ".")).toAbsolutePath();
+            Path jar = variant.equals("compare") ? Path.of(options.get("compare-jar")).toAbsolutePath()
+                    : root.resolve("valve/target/tlsadmit-tomcat.jar");
+            if (!Files.isRegularFile(jar)) {
+                throw new IllegalStateException(jar + " is missing: build the valve first (mvn -pl valve -am package)");
+            }
+            builder.lib(jar).engineXml("<Valve className=\"io.tlsadmit.tomcat.TlsAdmissionValve\"/>");
+            connector.protocol("io.tlsadmit.tomcat.AdmissionNioProtocol");
+            if (variant.startsWith("static") || variant.equals("compare")) {
+                // a budget that never binds: resumptions are never charged, and the few full handshakes fit
+                connector.attribute("budget", "static").attribute("maxFullHandshakesPerSecond", "100000")
+                        .attribute("fullHandshakeBurst", "100000");
+            } else {
+                connector.attribute("budget", "adaptive");
+            }
+            if (variant.endsWith("-nopeek")) {
+                connector.attribute("nativePeek", "false");
+            }
+        }
+        TomcatServer server = builder.build().start();
+        CpuPinning.pin(server.pid(), "0");
+        log("started %s: pid %d, port %d", variant, server.pid(), server.port("tls"));
+        return server;
+    }
+
+    private static String scrape(TomcatServer server) throws InterruptedException {
+        URI uri = URI.create("http://127.0.0.1:" + server.port("plain") + "/tlsadmit/metrics");
+        try {
+            HttpResponse<String> r = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return r.body();
+        } catch (IOException e) {
+            return "# cannot scrape " + uri + ": " + e.getMessage();
+        }
+    }
+
+    private void log(String format, Object... args) {
+        long elapsed = (System.nanoTime() - started) / 1_000_000_000L;
+        System.out.printf(Locale.ROOT, "[%s +%dm%02ds] %s%n", Instant.now().toString().substring(11, 19),
+                elapsed / 60, elapsed % 60, String.format(Locale.ROOT, format, args));
+    }
+}
