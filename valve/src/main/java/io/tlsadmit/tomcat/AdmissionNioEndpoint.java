@@ -5,6 +5,7 @@ import io.tlsadmit.classifier.TlsVersion;
 import io.tlsadmit.classifier.Verdict;
 import io.tlsadmit.gate.ConnectorGate;
 import io.tlsadmit.gate.Decision;
+import io.tlsadmit.gate.HelloAdmission;
 import io.tlsadmit.gate.RefuseAction;
 import io.tlsadmit.gate.SlowHelloLimits;
 import io.tlsadmit.gate.SlowHelloReason;
@@ -62,6 +63,7 @@ public class AdmissionNioEndpoint extends NioEndpoint {
     private volatile boolean shortestWorkFirst = true;
     private volatile int warmUpHandshakes = AdmissionNioProtocol.DEFAULT_WARM_UP_HANDSHAKES;
     private volatile long helloTimeoutNanos = Long.MAX_VALUE;
+    private final HelloAdmission.Server helloServer = new HelloServer();
     private volatile AddressRanges bypassAddresses = AddressRanges.NONE;
 
     // Acceptor thread only: setSocketOptions() hands its verdict to the channel's reset(), which
@@ -119,6 +121,40 @@ public class AdmissionNioEndpoint extends NioEndpoint {
 
     void warmUpHandshakes(int handshakes) {
         this.warmUpHandshakes = handshakes;
+    }
+
+    /** This endpoint as the gate's state machine asks it, without making those methods JMX attributes. */
+    HelloAdmission.Server helloServer() {
+        return helloServer;
+    }
+
+    /** Answers from this endpoint's current settings and session caches. */
+    private final class HelloServer implements HelloAdmission.Server {
+
+        @Override
+        public int maxHelloBuffer() {
+            return AdmissionNioEndpoint.this.maxHelloBuffer();
+        }
+
+        @Override
+        public long helloTimeoutNanos() {
+            return AdmissionNioEndpoint.this.helloTimeoutNanos();
+        }
+
+        @Override
+        public boolean isLateGated() {
+            return AdmissionNioEndpoint.this.isLateGated();
+        }
+
+        @Override
+        public boolean canVerifySessionIds() {
+            return AdmissionNioEndpoint.this.canVerifySessionIds();
+        }
+
+        @Override
+        public boolean isSessionCached(String sniHostName, byte[] sessionId, int length) {
+            return AdmissionNioEndpoint.this.isSessionCached(sniHostName, sessionId, length);
+        }
     }
 
     void shortestWorkFirst(boolean enabled) {

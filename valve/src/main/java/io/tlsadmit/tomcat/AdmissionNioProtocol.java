@@ -258,6 +258,18 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         };
     }
 
+    /**
+     * A {@code ${...}} left in an attribute (e.g. {@code cpus="${CPU_REQUEST}m"} in a container): Tomcat resolves
+     * them from system properties only, unless told to read the environment.
+     */
+    static String withPlaceholderHint(String message) {
+        return message != null && message.contains("${")
+                ? message + "; Tomcat resolves ${...} from system properties unless"
+                        + " org.apache.tomcat.util.digester.PROPERTY_SOURCE is set to"
+                        + " org.apache.tomcat.util.digester.EnvironmentPropertySource"
+                : message;
+    }
+
     /** Why {@link #init()} refused the configuration; {@code null} if it did not. */
     public String initFailure() {
         return initFailure;
@@ -293,7 +305,7 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
             warmUp = warmUpHandshakesValue();
         } catch (IllegalArgumentException e) {
             // Tomcat logs this and leaves the connector failed; the valve then stops the start.
-            initFailure = "tlsadmit: invalid connector attribute on " + getName() + ": " + e.getMessage();
+            initFailure = "tlsadmit: invalid connector attribute on " + getName() + ": " + withPlaceholderHint(e.getMessage());
             throw new IllegalArgumentException(initFailure, e);
         }
         created.mode(mode);
@@ -307,7 +319,8 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         endpoint.warmUpHandshakes(warmUp);
         super.init();
         registerMBean(created);
-        if (created.budget() instanceof AdmissionController adaptive) {
+        AdmissionController adaptive = created.budget().view(AdmissionController.class).orElse(null);
+        if (adaptive != null) {
             adaptiveMBeanName = register("AdaptiveBudget", new AdaptiveBudget(unquotedName(), adaptive));
             log.info("tlsadmit: adaptive budget on " + getName() + ": " + adaptive.cpusAllocated() + " CPUs ("
                     + adaptive.allocation().lastReading().source() + ", affinity from " + AdaptiveSettings.affinitySource()
@@ -359,9 +372,11 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         if (refusalLog == null && current != null) {
             refusalLog = getUtilityExecutor().scheduleWithFixedDelay(() -> logRefusals(current), 1, 1, TimeUnit.SECONDS);
         }
-        if (controlLoop == null && current != null && current.budget() instanceof AdmissionController adaptive) {
-            controlLoop = new ControlLoop(adaptive);
-            controlLoop.start();
+        if (controlLoop == null && current != null) {
+            current.budget().view(AdmissionController.class).ifPresent(adaptive -> {
+                controlLoop = new ControlLoop(adaptive);
+                controlLoop.start();
+            });
         }
     }
 

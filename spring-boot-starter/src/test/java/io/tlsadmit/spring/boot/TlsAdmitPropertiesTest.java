@@ -25,6 +25,7 @@ class TlsAdmitPropertiesTest {
         properties.setMaxPendingHellos(50);
         properties.setMaxPendingHellosPerSource(10);
         properties.setShortestWorkFirst(false);
+        properties.setWarmUpHandshakes(8);
         properties.setCpus(1.5);
         properties.setTargetUtilization(0.7);
         properties.setControlPeriod(Duration.ofMillis(100));
