@@ -1,0 +1,266 @@
+package io.tlsadmit.netty;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.ssl.ReferenceCountedOpenSslEngine;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.util.concurrent.FastThreadLocal;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.tlsadmit.admission.HandshakeKind;
+import io.tlsadmit.classifier.ClientHello;
+import io.tlsadmit.classifier.Verdict;
+import io.tlsadmit.gate.ConnectionAdmission;
+import io.tlsadmit.gate.ConnectorGate;
+import io.tlsadmit.gate.Decision;
+import io.tlsadmit.gate.HelloRecords;
+import io.tlsadmit.gate.LateGate;
+import io.tlsadmit.gate.RefuseAction;
+import io.tlsadmit.gate.ServerHelloObserver;
+import io.tlsadmit.gate.SlowHelloReason;
+import io.tlsadmit.gate.source.SourcePrefix;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLEngine;
+
+/**
+ * The gate on one channel, placed right before its {@code SslHandler}. Inbound, it holds the bytes back
+ * until the ClientHello is complete (over any number of records and reads), asks the gate, and then
+ * either passes them on (the hello coalesced into one record when it came fragmented) or closes the
+ * channel before the {@code SslHandler} has seen a byte. Outbound, it reads the server's first flight for
+ * the truth (full or resumed); meanwhile it adds up the event-loop thread's CPU time spent below it, which
+ * is the handshake's: Netty runs the engine, its delegated tasks and the key manager on that thread. When
+ * the handshake is over it reports the cost and removes itself, so an established connection does not
+ * pass through it.
+ */
+final class AdmissionHandler extends ChannelDuplexHandler {
+
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    /** One parse holder per event-loop thread: a channel is classified on its loop, start to end in one call. */
+    private static final FastThreadLocal<ClientHello> HELLOS = new FastThreadLocal<>() {
+        @Override
+        protected ClientHello initialValue() {
+            return new ClientHello();
+        }
+    };
+
+    private final NettyGate owner;
+    private final ConnectorGate gate;
+    private final ConnectionAdmission connection;
+    private final ServerHelloObserver serverHello = new ServerHelloObserver();
+    /** The bytes received before the decision; null once passed on or released. */
+    private ByteBuf held;
+    private SSLEngine engine;
+    private ScheduledFuture<?> helloTimeout;
+    private boolean handshakeOver;
+    /** The engine asks the gate's key manager exactly for full handshakes (the JDK's). */
+    private boolean lateGated;
+    /** Thread CPU time when the read being passed on started; -1 outside one. */
+    private long readStartCpu = -1;
+
+    AdmissionHandler(NettyGate owner) {
+        this.owner = owner;
+        this.gate = owner.gate();
+        this.connection = new ConnectionAdmission(gate);
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        long now = System.nanoTime();
+        SocketAddress remote = ctx.channel().remoteAddress();
+        connection.reset(now, SourcePrefix.of(remote), SourcePrefix.host(remote));
+        SslHandler ssl = ctx.pipeline().get(SslHandler.class);
+        if (ssl != null) {
+            engine = ssl.engine();
+            // BoringSSL asks the key manager in every handshake, resumed or not (KeyManagerCallsTest): no late gate
+            lateGated = owner.isLateGated() && !(engine instanceof ReferenceCountedOpenSslEngine);
+            if (lateGated) {
+                LateGate.bind(engine, connection);
+            }
+        }
+        if (owner.bypass().contains(remote)) {
+            gate.bypassed(connection);
+        } else {
+            long timeout = gate.slowHelloLimits() == null ? 0 : gate.slowHelloLimits().helloTimeoutMillis();
+            if (timeout > 0) {
+                helloTimeout = ctx.executor().schedule(() -> helloTimedOut(ctx), timeout, TimeUnit.MILLISECONDS);
+            }
+        }
+        super.channelActive(ctx);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        if (connection.isDecided()) {
+            passOn(ctx, msg);
+            return;
+        }
+        if (!(msg instanceof ByteBuf bytes)) {
+            ctx.fireChannelRead(msg);
+            return;
+        }
+        if (held == null) {
+            held = bytes;
+        } else {
+            held = ctx.alloc().compositeBuffer(Integer.MAX_VALUE).addComponents(true, held, bytes);
+        }
+        ByteBuffer view = held.nioBuffer(held.readerIndex(), held.readableBytes());
+        ClientHello hello = HELLOS.get();
+        Verdict verdict = gate.classifier().classify(view, hello, owner.sessionIds());
+        if (verdict == Verdict.INCOMPLETE) {
+            return;
+        }
+        int helloBytes = hello.helloLength() + 4;
+        cancelHelloTimeout();
+        Decision decision = gate.decide(connection, verdict, System.nanoTime(), lateGated);
+        if (decision == Decision.REFUSED) {
+            refuse(ctx);
+            return;
+        }
+        if (engine != null && gate.blockNewSession(connection)) {
+            engine.setEnableSessionCreation(false); // the JDK's engine honours it; OpenSSL's ignores false
+        }
+        ByteBuf hold = held;
+        held = null;
+        if (verdict.isHandshake() && hello.records() > 1) {
+            hold = coalesced(ctx, hold, helloBytes);
+        }
+        passOn(ctx, hold);
+    }
+
+    /** The hello in one record, so the engine parses it once (see {@link HelloRecords}). */
+    private static ByteBuf coalesced(ChannelHandlerContext ctx, ByteBuf bytes, int helloBytes) {
+        ByteBuf copy = ctx.alloc().heapBuffer(bytes.readableBytes());
+        copy.writeBytes(bytes, bytes.readerIndex(), bytes.readableBytes());
+        bytes.release();
+        ByteBuffer array = ByteBuffer.wrap(copy.array(), copy.arrayOffset(), copy.readableBytes()).slice();
+        int end = HelloRecords.coalesce(array, copy.readableBytes(), helloBytes);
+        if (end >= 0) {
+            copy.writerIndex(end);
+        }
+        return copy;
+    }
+
+    /** The engine's work below this handler, timed on this thread until the handshake is over. */
+    private void passOn(ChannelHandlerContext ctx, Object msg) {
+        if (handshakeOver) {
+            ctx.fireChannelRead(msg);
+            return;
+        }
+        readStartCpu = THREADS.getCurrentThreadCpuTime();
+        try {
+            ctx.fireChannelRead(msg);
+        } finally {
+            addReadCpu();
+        }
+    }
+
+    /** The CPU time of the read in progress so far; the handshake can end in its middle. */
+    private void addReadCpu() {
+        if (readStartCpu >= 0) {
+            connection.addHandshakeCpu(THREADS.getCurrentThreadCpuTime() - readStartCpu);
+            readStartCpu = -1;
+        }
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
+        if (!serverHello.isDone() && msg instanceof ByteBuf out && out.isReadable()) {
+            ByteBuffer records = out.nioBuffer(out.readerIndex(), out.readableBytes());
+            serverHello.onServerRecords(records, records.position(), records.limit());
+            if (serverHello.kind() != null) {
+                long now = System.nanoTime();
+                gate.serverFlight(connection, serverHello.kind(), serverHello.version(), now);
+                if (!lateGated && serverHello.kind() == HandshakeKind.FULL) {
+                    gate.uncheckedFullHandshake(connection, now);
+                }
+            }
+        }
+        ctx.write(msg, promise);
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof SslHandshakeCompletionEvent done && !handshakeOver) {
+            if (!done.isSuccess() && connection.isNewSessionBlocked()) {
+                gate.refusedWithoutNewSession(connection, System.nanoTime());
+            }
+            handshakeEnded(ctx);
+        }
+        super.userEventTriggered(ctx, evt);
+    }
+
+    private void handshakeEnded(ChannelHandlerContext ctx) {
+        addReadCpu();
+        handshakeOver = true;
+        gate.handshakeEnded(connection);
+        if (ctx.pipeline().context(this) != null) {
+            ctx.pipeline().remove(this);
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        cancelHelloTimeout();
+        if (!connection.isDecided()) {
+            gate.abandoned(connection);
+        } else if (!handshakeOver) {
+            gate.handshakeEnded(connection);
+            handshakeOver = true;
+        }
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        cancelHelloTimeout();
+        if (held != null) {
+            held.release();
+            held = null;
+        }
+        if (lateGated) {
+            SSLEngine bound = engine;
+            // A TLS 1.2 renegotiation asks the key manager again: keep the binding as long as the channel lives.
+            ctx.channel().closeFuture().addListener(f -> LateGate.unbind(bound));
+        }
+    }
+
+    private void helloTimedOut(ChannelHandlerContext ctx) {
+        if (connection.isDecided() || !ctx.channel().isActive()) {
+            return;
+        }
+        if (gate.isObserving()) {
+            gate.slowHelloWouldClose(SlowHelloReason.TIMEOUT);
+            return;
+        }
+        gate.slowHelloClosed(SlowHelloReason.TIMEOUT);
+        gate.abandoned(connection);
+        refuse(ctx);
+    }
+
+    private void cancelHelloTimeout() {
+        if (helloTimeout != null) {
+            helloTimeout.cancel(false);
+            helloTimeout = null;
+        }
+    }
+
+    /** Closed before the {@code SslHandler} saw a byte: nothing is logged, the budget is the metric. */
+    private void refuse(ChannelHandlerContext ctx) {
+        if (held != null) {
+            held.release();
+            held = null;
+        }
+        if (gate.refuseAction() == RefuseAction.RESET) {
+            ctx.channel().config().setOption(ChannelOption.SO_LINGER, 0);
+        }
+        ctx.channel().config().setAutoRead(false);
+        ctx.close();
+    }
+}
