@@ -34,6 +34,7 @@ class InstalledArtifactIT {
         try (JarFile file = new JarFile(jar.toFile())) {
             for (String entry : List.of("io/tlsadmit/tomcat/TlsAdmissionValve.class",
                     "io/tlsadmit/tomcat/AdmissionNioProtocol.class",
+                    "io/tlsadmit/gate/ConnectorGate.class",
                     "io/tlsadmit/classifier/ClientHelloClassifier.class",
                     "io/tlsadmit/peek/NativePeek.class",
                     "io/tlsadmit/shaded/micrometer/prometheusmetrics/PrometheusMeterRegistry.class",
@@ -72,7 +73,8 @@ class InstalledArtifactIT {
         try (JarFile file = new JarFile(jar.toFile())) {
             assertNotNull(file.getEntry("io/tlsadmit/tomcat/TlsAdmissionValve.class"));
             assertFalse(file.stream().anyMatch(e -> e.getName().startsWith("io/tlsadmit/shaded/")
-                    || e.getName().startsWith("io/tlsadmit/classifier/")), "nothing bundled in " + jar);
+                    || e.getName().startsWith("io/tlsadmit/classifier/")
+                    || e.getName().startsWith("io/tlsadmit/gate/")), "nothing bundled in " + jar);
         }
     }
 
