@@ -7,7 +7,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.ssl.ReferenceCountedOpenSslEngine;
 import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.tlsadmit.admission.HandshakeKind;
@@ -78,6 +77,9 @@ final class AdmissionHandler extends ChannelDuplexHandler {
         SslHandler ssl = ctx.pipeline().get(SslHandler.class);
         if (ssl != null) {
             engine = ssl.engine();
+            // SslHandler's completion event travels on towards the application, away from this handler: its
+            // future is how this side learns that the handshake is over (completed on the event loop)
+            ssl.handshakeFuture().addListener(done -> handshakeEnded(ctx, done.isSuccess()));
             // BoringSSL asks the key manager in every handshake, resumed or not (KeyManagerCallsTest): no late gate
             lateGated = owner.isLateGated() && !(engine instanceof ReferenceCountedOpenSslEngine);
             if (lateGated) {
@@ -185,22 +187,17 @@ final class AdmissionHandler extends ChannelDuplexHandler {
         ctx.write(msg, promise);
     }
 
-    @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
-        if (evt instanceof SslHandshakeCompletionEvent done && !handshakeOver) {
-            if (!done.isSuccess() && connection.isNewSessionBlocked()) {
-                gate.refusedWithoutNewSession(connection, System.nanoTime());
-            }
-            handshakeEnded(ctx);
+    private void handshakeEnded(ChannelHandlerContext ctx, boolean success) {
+        if (handshakeOver) {
+            return;
         }
-        super.userEventTriggered(ctx, evt);
-    }
-
-    private void handshakeEnded(ChannelHandlerContext ctx) {
+        if (!success && connection.isNewSessionBlocked()) {
+            gate.refusedWithoutNewSession(connection, System.nanoTime());
+        }
         addReadCpu();
         handshakeOver = true;
         gate.handshakeEnded(connection);
-        if (ctx.pipeline().context(this) != null) {
+        if (!ctx.isRemoved()) {
             ctx.pipeline().remove(this);
         }
     }
