@@ -155,6 +155,28 @@ class GatedServerTest {
         assertEquals(2, counters.handshakes(HandshakeKind.FULL, TlsVersion.TLS1_2));
     }
 
+    /** The JDK's client resumes from its own session cache: the second connection needs no token. */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aJdkClientResumesOnAnEmptyBudget(Engine engine) throws Exception {
+        GatedHttpsServer server = gated(engine, 1);
+        SSLContext context = keystore.clientContext("TLSv1.3");
+        for (int i = 0; i < 3; i++) {
+            try (javax.net.ssl.SSLSocket socket = (javax.net.ssl.SSLSocket) context.getSocketFactory()
+                    .createSocket(InetAddress.getLoopbackAddress(), server.port())) {
+                socket.setSoTimeout(10_000);
+                socket.getOutputStream().write("GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+                        .getBytes(StandardCharsets.US_ASCII));
+                String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+                assertTrue(answer.startsWith("HTTP/1.1 200 OK"), answer);
+            }
+        }
+        GateCounters counters = server.gate().gate().counters();
+        assertEquals(1, counters.connections(Verdict.NEW, Decision.ADMITTED));
+        assertEquals(2, counters.connections(Verdict.RESUME_PSK, Decision.ADMITTED));
+        assertEquals(2, counters.handshakes(HandshakeKind.RESUMED, TlsVersion.TLS1_3));
+    }
+
     /** Tickets and PSKs from another server: the offers are false, the handshakes full. */
     @ParameterizedTest
     @EnumSource(Engine.class)
