@@ -20,6 +20,7 @@ import io.tlsadmit.gate.LateGate;
 import io.tlsadmit.gate.RefuseAction;
 import io.tlsadmit.gate.ServerHelloObserver;
 import io.tlsadmit.gate.SlowHelloReason;
+import io.tlsadmit.gate.source.PendingHellos;
 import io.tlsadmit.gate.source.SourcePrefix;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -57,6 +58,9 @@ final class AdmissionHandler extends ChannelDuplexHandler {
     private ByteBuf held;
     private SSLEngine engine;
     private ScheduledFuture<?> helloTimeout;
+    /** This channel's place among the connections waiting for their hello (maxPendingHellos*). */
+    private final PendingHellos.Entry pending = new PendingHellos.Entry(this);
+    private ChannelHandlerContext context;
     private boolean handshakeOver;
     /** The engine asks the gate's key manager exactly for full handshakes (the JDK's). */
     private boolean lateGated;
@@ -86,9 +90,11 @@ final class AdmissionHandler extends ChannelDuplexHandler {
                 LateGate.bind(engine, connection);
             }
         }
+        context = ctx;
         if (owner.bypass().contains(remote)) {
             gate.bypassed(connection);
         } else {
+            waitForHello(now);
             long timeout = gate.slowHelloLimits() == null ? 0 : gate.slowHelloLimits().helloTimeoutMillis();
             if (timeout > 0) {
                 helloTimeout = ctx.executor().schedule(() -> helloTimedOut(ctx), timeout, TimeUnit.MILLISECONDS);
@@ -119,7 +125,7 @@ final class AdmissionHandler extends ChannelDuplexHandler {
             return;
         }
         int helloBytes = hello.helloLength() + 4;
-        cancelHelloTimeout();
+        stopWaiting();
         Decision decision = gate.decide(connection, verdict, System.nanoTime(), lateGated);
         if (decision == Decision.REFUSED) {
             refuse(ctx);
@@ -204,7 +210,7 @@ final class AdmissionHandler extends ChannelDuplexHandler {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        cancelHelloTimeout();
+        stopWaiting();
         if (!connection.isDecided()) {
             gate.abandoned(connection);
         } else if (!handshakeOver) {
@@ -216,7 +222,7 @@ final class AdmissionHandler extends ChannelDuplexHandler {
 
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
-        cancelHelloTimeout();
+        stopWaiting();
         if (held != null) {
             held.release();
             held = null;
@@ -228,24 +234,48 @@ final class AdmissionHandler extends ChannelDuplexHandler {
         }
     }
 
+    /**
+     * Joins the connections waiting for their hello; when that makes too many, from this source or in all,
+     * the one that has waited longest is closed (on its own event loop).
+     */
+    private void waitForHello(long now) {
+        PendingHellos waiting = gate.pendingHellos();
+        waiting.add(pending, connection.source(), now);
+        evict(waiting.evictOldestOf(connection.source()), SlowHelloReason.SOURCE_LIMIT);
+        evict(waiting.evictOldest(), SlowHelloReason.EVICTED);
+    }
+
+    private static void evict(PendingHellos.Entry entry, SlowHelloReason reason) {
+        if (entry != null && entry.owner() instanceof AdmissionHandler other && other.context != null) {
+            other.context.executor().execute(() -> other.slowHello(reason));
+        }
+    }
+
     private void helloTimedOut(ChannelHandlerContext ctx) {
-        if (connection.isDecided() || !ctx.channel().isActive()) {
+        gate.pendingHellos().remove(pending);
+        slowHello(SlowHelloReason.TIMEOUT);
+    }
+
+    /** Closed by a slow-hello limit, unless the hello was decided meanwhile. */
+    private void slowHello(SlowHelloReason reason) {
+        if (connection.isDecided() || !context.channel().isActive()) {
             return;
         }
         if (gate.isObserving()) {
-            gate.slowHelloWouldClose(SlowHelloReason.TIMEOUT);
+            gate.slowHelloWouldClose(reason);
             return;
         }
-        gate.slowHelloClosed(SlowHelloReason.TIMEOUT);
+        gate.slowHelloClosed(reason);
         gate.abandoned(connection);
-        refuse(ctx);
+        refuse(context);
     }
 
-    private void cancelHelloTimeout() {
+    private void stopWaiting() {
         if (helloTimeout != null) {
             helloTimeout.cancel(false);
             helloTimeout = null;
         }
+        gate.pendingHellos().remove(pending);
     }
 
     /** Closed before the {@code SslHandler} saw a byte: nothing is logged, the budget is the metric. */

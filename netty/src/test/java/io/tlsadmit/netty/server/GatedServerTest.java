@@ -177,6 +177,33 @@ class GatedServerTest {
         assertEquals(2, counters.handshakes(HandshakeKind.RESUMED, TlsVersion.TLS1_3));
     }
 
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void silentConnectionsAreClosedByTheSlowHelloLimits(Engine engine) throws Exception {
+        GateSettings settings = new GateSettings();
+        settings.setHelloTimeout("500");
+        settings.setMaxPendingHellosPerSource("2");
+        GatedHttpsServer server = GatedHttpsServer.start(0, engine, settings, keys, -1, 1);
+        servers.add(server);
+        GateCounters counters = server.gate().gate().counters();
+        try (Socket first = new Socket(InetAddress.getLoopbackAddress(), server.port());
+                Socket second = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+            first.setSoTimeout(5_000);
+            second.setSoTimeout(5_000);
+            Thread.sleep(100);
+            try (Socket third = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+                assertEquals(-1, first.getInputStream().read(), "the oldest of the source's three is closed");
+                third.setSoTimeout(5_000);
+                assertEquals(-1, third.getInputStream().read(), "closed by helloTimeout");
+                assertEquals(-1, second.getInputStream().read());
+            }
+        }
+        assertEquals(1, counters.slowHellos(io.tlsadmit.gate.SlowHelloReason.SOURCE_LIMIT));
+        assertEquals(2, counters.slowHellos(io.tlsadmit.gate.SlowHelloReason.TIMEOUT));
+        assertEquals(3, counters.connections(Verdict.INCOMPLETE, Decision.REFUSED));
+        assertEquals(0, server.gate().gate().pendingHellos().size());
+    }
+
     /** Tickets and PSKs from another server: the offers are false, the handshakes full. */
     @ParameterizedTest
     @EnumSource(Engine.class)
