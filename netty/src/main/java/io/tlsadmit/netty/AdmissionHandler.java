@@ -56,6 +56,7 @@ final class AdmissionHandler extends ChannelDuplexHandler {
     private final ServerHelloObserver serverHello = new ServerHelloObserver();
     /** The bytes received before the decision; null once passed on or released. */
     private ByteBuf held;
+    private boolean heldIsCopy;
     private SSLEngine engine;
     private ScheduledFuture<?> helloTimeout;
     /** This channel's place among the connections waiting for their hello (maxPendingHellos*). */
@@ -113,11 +114,7 @@ final class AdmissionHandler extends ChannelDuplexHandler {
             ctx.fireChannelRead(msg);
             return;
         }
-        if (held == null) {
-            held = bytes;
-        } else {
-            held = ctx.alloc().compositeBuffer(Integer.MAX_VALUE).addComponents(true, held, bytes);
-        }
+        hold(ctx, bytes);
         ByteBuffer view = held.nioBuffer(held.readerIndex(), held.readableBytes());
         ClientHello hello = HELLOS.get();
         Verdict verdict = gate.classifier().classify(view, hello, owner.sessionIds());
@@ -140,6 +137,28 @@ final class AdmissionHandler extends ChannelDuplexHandler {
             hold = coalesced(ctx, hold, helloBytes);
         }
         passOn(ctx, hold);
+    }
+
+    /**
+     * Keeps the bytes until the decision. A hello in one read (the usual case) is kept as it came; one that
+     * trickles in is copied once into one buffer, so each reparse reads a contiguous view and a slow client
+     * costs memory and copying in proportion to what it sent (the classifier stops at the server's hello
+     * length limit, {@code helloTimeout} at the time).
+     */
+    private void hold(ChannelHandlerContext ctx, ByteBuf bytes) {
+        if (held == null) {
+            held = bytes;
+            return;
+        }
+        if (!heldIsCopy) {
+            ByteBuf copy = ctx.alloc().buffer(Math.max(1024, 2 * (held.readableBytes() + bytes.readableBytes())));
+            copy.writeBytes(held);
+            held.release();
+            held = copy;
+            heldIsCopy = true;
+        }
+        held.writeBytes(bytes);
+        bytes.release();
     }
 
     /** The hello in one record, so the engine parses it once (see {@link HelloRecords}). */
