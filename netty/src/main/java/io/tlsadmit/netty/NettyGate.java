@@ -22,7 +22,8 @@ import javax.net.ssl.X509ExtendedKeyManager;
  * The gate of one Netty TLS server: one budget shared by all its channels. Put {@link #newHandler()} in
  * each channel's pipeline right before the {@code SslHandler}, and build the server's {@code SslContext}
  * with {@link #keyManager} so that an offer to resume that turns into a full handshake is charged too
- * (the late gate). Thread-safe; {@link #close()} stops the adaptive budget's control loop.
+ * (the late gate; JDK engine only, see {@link #keyManager(KeyManagerFactory)}). Thread-safe;
+ * {@link #close()} stops the adaptive budget's control loop.
  *
  * <pre>{@code
  * GateSettings settings = new GateSettings();          // budget="adaptive" by default
@@ -82,8 +83,11 @@ public final class NettyGate implements AutoCloseable {
     }
 
     /**
-     * The late gate around the server's key manager: the TLS engine asks it for a certificate only when it
-     * has committed to a full handshake (see netty/README.md for what was verified, per engine).
+     * The late gate around the server's key manager. The JDK's engine asks it for a certificate only when
+     * it has committed to a full handshake, so a false offer to resume is charged there, and refused
+     * without a certificate when the budget is empty. BoringSSL ({@code SslProvider.OPENSSL}) asks in every
+     * handshake, resumptions included: on its engines the wrapper charges nothing, and a false offer is
+     * charged once the server's first flight shows a full handshake (netty/README.md, KeyManagerCallsTest).
      *
      * @throws IllegalArgumentException when the factory has no {@link X509ExtendedKeyManager}
      */
