@@ -1,5 +1,7 @@
 package io.tlsadmit.admission;
 
+import java.util.Optional;
+
 /**
  * The budget for <em>new</em> full TLS handshakes.
  *
@@ -11,6 +13,12 @@ package io.tlsadmit.admission;
  *
  * <p>Implementations are thread-safe and never block: the caller is an acceptor or a network
  * thread and must not wait for a token.
+ *
+ * <p>Every budget answers the same questions, so that a server adapter, its JMX view and its metrics
+ * never ask which budget they hold: the operator's cap and burst (attributes {@code maxFullHandshakesPerSecond}
+ * and {@code fullHandshakeBurst}), the bucket behind it, and the demand signals an adaptive budget learns from
+ * (a static one ignores them). What only one kind of budget can tell (an adaptive controller's CPU readings)
+ * is reached through {@link #view}.
  */
 public interface HandshakeBudget {
 
@@ -42,5 +50,54 @@ public interface HandshakeBudget {
      * @param cpuNanos   server CPU time spent on the handshake in nanoseconds, 0 if unknown
      */
     default void handshakeCompleted(HandshakeKind kind, int tlsVersion, long cpuNanos) {
+    }
+
+    /** The cap an operator sets ({@code maxFullHandshakesPerSecond}): a static budget's rate, an adaptive one's ceiling. */
+    default double getMaxFullHandshakesPerSecond() {
+        return fullHandshakesPerSecond();
+    }
+
+    /**
+     * Changes the cap at once (an operator during an incident).
+     *
+     * @throws IllegalArgumentException naming the attribute, for a value out of range
+     * @throws UnsupportedOperationException for a budget whose rate is not set by hand
+     */
+    default void setMaxFullHandshakesPerSecond(double rate) {
+        throw new UnsupportedOperationException("this budget's rate is not set by hand: " + this);
+    }
+
+    /** The burst an operator set ({@code fullHandshakeBurst}; for an adaptive budget 0 = automatic); -1 if none. */
+    default long getFullHandshakeBurst() {
+        return -1;
+    }
+
+    /**
+     * @throws IllegalArgumentException naming the attribute, for a value out of range
+     * @throws UnsupportedOperationException for a budget without a burst set by hand
+     */
+    default void setFullHandshakeBurst(long burst) {
+        throw new UnsupportedOperationException("this budget's burst is not set by hand: " + this);
+    }
+
+    /** The bucket the tokens come from, for its counters (granted, refused, refilled); {@code null} if none. */
+    default TokenBucket bucket() {
+        return null;
+    }
+
+    /** A new connection arrived; {@code predicted} is the classifier's view, admitted or not (demand). */
+    default void recordArrival(HandshakeKind predicted) {
+    }
+
+    /** How long a new connection waited for a worker before its handshake started, in nanoseconds. */
+    default void recordQueueDelay(long nanos) {
+    }
+
+    /**
+     * This budget seen as {@code type} (e.g. the adaptive controller, for its own readings), or empty when it
+     * is not one: the way to what only one kind of budget offers, without asking callers to test concrete types.
+     */
+    default <T> Optional<T> view(Class<T> type) {
+        return type.isInstance(this) ? Optional.of(type.cast(this)) : Optional.empty();
     }
 }

@@ -61,7 +61,28 @@ public final class StaticBudget implements HandshakeBudget {
         return bucket.burst();
     }
 
-    /** The bucket behind this budget, for its counters (granted, refused, refilled). */
+    /** The static rate is the cap. */
+    @Override
+    public double getMaxFullHandshakesPerSecond() {
+        return fullHandshakesPerSecond();
+    }
+
+    @Override
+    public void setMaxFullHandshakesPerSecond(double rate) {
+        setFullHandshakesPerSecond(rate);
+    }
+
+    @Override
+    public long getFullHandshakeBurst() {
+        return burst();
+    }
+
+    @Override
+    public void setFullHandshakeBurst(long burst) {
+        setBurst(burst);
+    }
+
+    @Override
     public TokenBucket bucket() {
         return bucket;
     }

@@ -79,7 +79,9 @@ public final class CpuManager implements AutoCloseable {
         this.kubernetesContainer = kubernetesContainer;
         this.probes = probes;
         this.log = log;
-        this.cgroups = !dryRun && config.enforcement().quota() ? QuotaCgroups.detect(fsRoot) : null;
+        this.cgroups = !dryRun && config.enforcement().quota() ? QuotaCgroups.detect(fsRoot, config.quotaPeriod().toNanos() / 1000,
+                config.weightPerCpu())
+                : null;
         this.affinity = new ThreadAffinity(fsRoot);
         this.gateCalls = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "tlsadmit-cpu-manager-gate");
@@ -96,7 +98,8 @@ public final class CpuManager implements AutoCloseable {
         this.metrics = new MetricsEndpoint(config.metricsPort(), () -> metricsText);
         log.printf(Locale.ROOT, "tlsadmit cpu-manager: %d CPUs (%s), enforce %s%s, period %d ms, metrics "
                         + "http://127.0.0.1:%d/metrics%s%n", config.cpus().size(), CpuList.format(config.cpus()),
-                config.enforcement().key(), cgroups == null ? "" : " (cgroup " + cgroups.version() + ")",
+                config.enforcement().key(), cgroups == null ? "" : " (cgroup " + cgroups.version() + ", CFS period "
+                        + config.quotaPeriod().toMillis() + " ms, weight " + config.weightPerCpu() + " per CPU)",
                 config.period().toMillis(), metrics.port(), dryRun ? ", DRY RUN: nothing is enforced" : "");
     }
 
@@ -266,20 +269,40 @@ public final class CpuManager implements AutoCloseable {
             } catch (RuntimeException e) {
                 log.println("cpu-manager: enforcing " + server.name() + ": " + e.getMessage());
             }
-            if (server.answering && server.probe != null) {
-                GateProbe probe = server.probe;
-                double cpus = server.assigned;
-                // Not awaited: a slow gate delays only its own budget, not the next period.
-                gateCalls.submit(() -> {
-                    try {
-                        probe.assign(cpus);
-                    } catch (IOException e) {
-                        log.println("cpu-manager: telling " + server.name() + " its CpusAssigned: " + e.getMessage());
-                    }
-                    return null;
-                });
+            if (server.probe != null) {
+                tell(server, server.probe, server.assigned);
             }
         }
+    }
+
+    /**
+     * Sets the gate's {@code CpusAssigned}, not awaited: a slow gate delays only its own budget, not the next period.
+     * Also when this period's reading timed out: a gate that is slow to answer under load is exactly the one whose
+     * share is moving, and the gate takes the smaller of its cgroup quota and {@code CpusAssigned}, so a quota that
+     * went up reaches its budget only through this call (one that went down, through the quota at once). One call
+     * per server at a time, with the newest value.
+     */
+    private void tell(ServerState server, GateProbe probe, double cpus) {
+        if (server.unsentAssignment.getAndSet(cpus) != null) {
+            return; // a call is under way and takes the newest value when it is done
+        }
+        gateCalls.submit(() -> {
+            Double value = server.unsentAssignment.get();
+            while (value != null) {
+                try {
+                    probe.assign(value);
+                } catch (IOException | RuntimeException e) {
+                    log.println("cpu-manager: telling " + server.name() + " its CpusAssigned: " + e.getMessage());
+                    server.unsentAssignment.set(null); // the next period sends again (over a new connection if needed)
+                    return null;
+                }
+                if (server.unsentAssignment.compareAndSet(value, null)) {
+                    return null;
+                }
+                value = server.unsentAssignment.get();
+            }
+            return null;
+        });
     }
 
     private void print() {

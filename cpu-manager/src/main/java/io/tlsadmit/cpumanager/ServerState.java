@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
 
 /** What the manager knows of one server between periods. */
 final class ServerState {
@@ -28,6 +29,11 @@ final class ServerState {
     /** The set last given to this pid, so that taskset runs only when it changes. */
     List<Integer> pinnedSet = List.of();
     long pinnedPid = -1;
+    /**
+     * The {@code CpusAssigned} waiting to reach the gate, null when none: a slow gate gets only the newest value
+     * instead of a queue of stale ones.
+     */
+    final AtomicReference<Double> unsentAssignment = new AtomicReference<>();
     /** CPU seconds of earlier processes of this server, so the counter survives restarts. */
     double cpuSecondsBefore;
     double cpuSecondsOfPid;

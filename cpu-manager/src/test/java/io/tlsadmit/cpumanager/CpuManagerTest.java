@@ -58,6 +58,7 @@ class CpuManagerTest {
     @Test
     void enforcesGracesReleasesAndAdopts() throws Exception {
         ManagerConfig config = new ManagerConfig(List.of(0, 1), Duration.ofMillis(200), Enforcement.QUOTA, true, 0.1, 0,
+                Duration.ofMillis(20), 64,
                 List.of(new Application(shop, dir.resolve("shop.pid"), 2), new Application(blog, dir.resolve("blog.pid"), 1)));
         Path csv = dir.resolve("run.csv");
         try (ChildJvm shopJvm = ChildJvm.start(false); ChildJvm blogJvm = ChildJvm.start(false)) {

@@ -2,7 +2,6 @@ package io.tlsadmit.gate;
 
 import io.tlsadmit.admission.HandshakeBudget;
 import io.tlsadmit.admission.HandshakeKind;
-import io.tlsadmit.admission.control.AdmissionController;
 import io.tlsadmit.classifier.ClientHelloClassifier;
 import io.tlsadmit.classifier.ServerPolicy;
 import io.tlsadmit.classifier.TlsVersion;
@@ -175,9 +174,9 @@ public final class ConnectorGate {
 
     private Decision decide(Verdict verdict, long host, long acceptNanos, long nowNanos, boolean charge) {
         counters.classified(Math.max(0, nowNanos - acceptNanos));
-        if (budget instanceof AdmissionController adaptive && verdict.isHandshake()) {
+        if (verdict.isHandshake()) {
             // Demand counts every arrival, admitted or not: it is what cpusRequested is computed from.
-            adaptive.recordArrival(verdict.isResumption() ? HandshakeKind.RESUMED : HandshakeKind.FULL);
+            budget.recordArrival(verdict.isResumption() ? HandshakeKind.RESUMED : HandshakeKind.FULL);
         }
         Decision decision;
         if (charge) {
@@ -270,9 +269,7 @@ public final class ConnectorGate {
      * that trickles on purpose) is not mistaken for a server that is slow to serve it.
      */
     public void handshakeStarted(long waitedNanos) {
-        if (budget instanceof AdmissionController adaptive) {
-            adaptive.recordQueueDelay(waitedNanos);
-        }
+        budget.recordQueueDelay(waitedNanos);
     }
 
     /** The client went away, or ran out of time, before its ClientHello was complete. */

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tlsadmit.admission.HandshakeBudget;
-import io.tlsadmit.admission.StaticBudget;
 import org.junit.jupiter.api.Test;
 
 class GateSettingsTest {
@@ -25,7 +24,7 @@ class GateSettingsTest {
         settings.setBudget("static");
         HandshakeBudget budget = settings.newBudget();
         assertEquals(100, budget.fullHandshakesPerSecond());
-        assertEquals(20, ((StaticBudget) budget).burst());
+        assertEquals(20, budget.getFullHandshakeBurst());
         assertEquals(RefuseAction.CLOSE, settings.refuseActionValue());
     }
 

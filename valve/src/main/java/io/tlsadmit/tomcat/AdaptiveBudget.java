@@ -91,6 +91,12 @@ final class AdaptiveBudget implements AdaptiveBudgetMXBean {
     }
 
     @Override
+    public double getNewClientCostMicros() {
+        ControlDecision decision = controller.lastDecision();
+        return decision == null || Double.isNaN(decision.newClientCostNanos()) ? -1 : decision.newClientCostNanos() / 1_000;
+    }
+
+    @Override
     public double getCompilerCpus() {
         ControlDecision decision = controller.lastDecision();
         return decision == null ? 0 : decision.transientCpus();

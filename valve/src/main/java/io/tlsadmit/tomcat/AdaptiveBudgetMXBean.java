@@ -46,6 +46,12 @@ public interface AdaptiveBudgetMXBean {
     /** CPUs the control law adds to its model because they stayed idle while new clients were refused. */
     double getCorrectionCpus();
 
+    /**
+     * CPU one admitted new client costs in all, its handshake and its session (pages, resumed reconnections), learned
+     * while the budget binds at a steady rate; the rate is at most {@code cpus × target / this}. -1 until learned.
+     */
+    double getNewClientCostMicros();
+
     /** CPUs the JIT compiler threads used in the last period: transient, not counted as load. */
     double getCompilerCpus();
 

@@ -4,19 +4,18 @@ import io.tlsadmit.classifier.ClientHello;
 import io.tlsadmit.classifier.Verdict;
 import io.tlsadmit.gate.ConnectionAdmission;
 import io.tlsadmit.gate.ConnectorGate;
-import io.tlsadmit.gate.Decision;
+import io.tlsadmit.gate.HelloAdmission;
 import io.tlsadmit.gate.HelloRecords;
 import io.tlsadmit.gate.Initiator;
 import io.tlsadmit.gate.LateGate;
 import io.tlsadmit.gate.RefuseAction;
 import io.tlsadmit.gate.ServerHelloObserver;
 import io.tlsadmit.gate.SlowHelloReason;
+import io.tlsadmit.gate.ThreadCpuClock;
 import io.tlsadmit.gate.source.PendingHellos;
 import io.tlsadmit.gate.source.SourcePrefix;
 import io.tlsadmit.tomcat.worker.WorkClass;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
@@ -47,13 +46,12 @@ import org.apache.tomcat.util.net.openssl.ciphers.SignatureScheme;
  */
 final class AdmissionChannel extends SecureNioChannel {
 
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-    private static final boolean CPU_TIME = THREADS.isCurrentThreadCpuTimeSupported();
     private static final String TLS13 = "TLSv1.3";
 
     private final AdmissionNioEndpoint endpoint;
     private final ConnectorGate gate;
     private final ConnectionAdmission admission;
+    private final HelloAdmission hello;
     /**
      * Classifier scratch (about 15 KB: its extension bitmap and the hello copy) per worker thread, not per channel:
      * channels live as long as their connections, and thousands of them are open under load, while
@@ -62,7 +60,6 @@ final class AdmissionChannel extends SecureNioChannel {
     private static final ThreadLocal<ClientHello> SCRATCH = ThreadLocal.withInitial(ClientHello::new);
     private final ServerHelloObserver serverHello = new ServerHelloObserver();
     private final PendingHellos.Entry pending = new PendingHellos.Entry(this);
-    private final byte[] sessionId = new byte[32];
     private boolean handshakeStarted;
     /** Why the slow-hello limits closed this connection while it waited for its hello (set by the acceptor). */
     private volatile SlowHelloReason evicted;
@@ -79,6 +76,7 @@ final class AdmissionChannel extends SecureNioChannel {
         this.endpoint = endpoint;
         this.gate = gate;
         this.admission = new ConnectionAdmission(gate);
+        this.hello = new HelloAdmission(admission, endpoint.helloServer());
     }
 
     @Override
@@ -94,6 +92,7 @@ final class AdmissionChannel extends SecureNioChannel {
         admission.reset(channel == null ? 0 : now, channel == null ? SourcePrefix.UNKNOWN : endpoint.acceptedSource(),
                 channel == null ? SourcePrefix.UNKNOWN : endpoint.acceptedHost());
         serverHello.reset();
+        hello.reset();
         handshakeStarted = false;
         evicted = null;
         renegotiationRefused = false;
@@ -175,34 +174,36 @@ final class AdmissionChannel extends SecureNioChannel {
     /** @return 0 when admitted, -1 to close, or {@link SelectionKey#OP_READ} to wait for more of the hello */
     private int admit() throws IOException {
         int read = sc.read(netInBuffer);
-        ClientHello hello = SCRATCH.get();
-        Verdict verdict = classifyBuffered(hello);
-        if (verdict == Verdict.INCOMPLETE) {
-            if (read < 0 || overHelloTimeout()) {
-                return -1; // counted when the connection closes
-            }
-            if (!netInBuffer.hasRemaining()) {
-                int capacity = netInBuffer.capacity();
-                if (capacity >= endpoint.maxHelloBuffer()) {
-                    // More than any hello the policy admits, still incomplete (e.g. one-byte records).
-                    verdict = Verdict.MALFORMED;
-                } else {
-                    netInBuffer = ByteBufferUtils.expand(netInBuffer, Math.min(capacity * 2, endpoint.maxHelloBuffer()));
-                    return SelectionKey.OP_READ;
-                }
-            } else {
+        ClientHello scratch = SCRATCH.get();
+        HelloAdmission.Step step;
+        // The gate reads [position, limit); netInBuffer stays in write mode for the engine.
+        int end = netInBuffer.position();
+        int limit = netInBuffer.limit();
+        netInBuffer.flip();
+        try {
+            step = hello.onBytes(netInBuffer, read < 0, System.nanoTime(), scratch);
+        } finally {
+            netInBuffer.limit(limit);
+            netInBuffer.position(end);
+        }
+        switch (step) {
+            case WAIT:
                 return SelectionKey.OP_READ;
-            }
+            case GROW:
+                netInBuffer = ByteBufferUtils.expand(netInBuffer, hello.capacityWanted());
+                return SelectionKey.OP_READ;
+            case ADMIT:
+                endpoint.pendingHellos().remove(pending);
+                socketWrapper.setReadTimeout(endpoint.getConnectionTimeout()); // the hello's own timeout is over
+                joinRecords(scratch);
+                return 0;
+            default:
+                break;
+        }
+        if (hello.refusal() != HelloAdmission.Refusal.DECIDED) {
+            return -1; // the client left or ran out of time: counted when the connection closes
         }
         endpoint.pendingHellos().remove(pending);
-        if (verdict == Verdict.RESUME_SESSION_ID && !isSessionCached(hello)) {
-            verdict = Verdict.NEW;
-        }
-        if (gate.decide(admission, verdict, System.nanoTime(), endpoint.isLateGated()) == Decision.ADMITTED) {
-            socketWrapper.setReadTimeout(endpoint.getConnectionTimeout()); // the hello's own timeout is over
-            joinRecords(hello);
-            return 0;
-        }
         if (gate.refuseAction() == RefuseAction.RESET) {
             try {
                 sc.setOption(StandardSocketOptions.SO_LINGER, 0);
@@ -224,19 +225,6 @@ final class AdmissionChannel extends SecureNioChannel {
             netInBuffer.limit(limit);
             netInBuffer.position(end);
         }
-    }
-
-    private boolean isSessionCached(ClientHello hello) {
-        if (!endpoint.canVerifySessionIds()) {
-            return true; // the engine cannot be asked (OpenSSL): trust the client, there is no late gate either
-        }
-        int length = hello.copySessionId(sessionId);
-        return endpoint.isSessionCached(hello.sni(), sessionId, length);
-    }
-
-    /** Observing, the gate leaves a slow client to Tomcat's own connectionTimeout. */
-    private boolean overHelloTimeout() {
-        return !gate.isObserving() && System.nanoTime() - admission.acceptNanos() > endpoint.helloTimeoutNanos();
     }
 
     /**
@@ -267,7 +255,7 @@ final class AdmissionChannel extends SecureNioChannel {
                 gate.handshakeStarted(System.nanoTime() - dispatchedNanos);
             }
         }
-        long cpuStart = CPU_TIME ? THREADS.getCurrentThreadCpuTime() : 0;
+        long cpuStart = ThreadCpuClock.nanos();
         int result;
         try {
             result = super.handshake(read, write);
@@ -278,9 +266,7 @@ final class AdmissionChannel extends SecureNioChannel {
             }
             throw e;
         } finally {
-            if (CPU_TIME) {
-                admission.addHandshakeCpu(THREADS.getCurrentThreadCpuTime() - cpuStart);
-            }
+            admission.addHandshakeCpu(ThreadCpuClock.nanos() - cpuStart);
         }
         if (result == 0 && handshakeComplete) {
             gate.handshakeEnded(admission);

@@ -5,12 +5,14 @@ import io.tlsadmit.classifier.TlsVersion;
 import io.tlsadmit.classifier.Verdict;
 import io.tlsadmit.gate.ConnectorGate;
 import io.tlsadmit.gate.Decision;
+import io.tlsadmit.gate.HelloAdmission;
 import io.tlsadmit.gate.RefuseAction;
 import io.tlsadmit.gate.SlowHelloLimits;
 import io.tlsadmit.gate.SlowHelloReason;
 import io.tlsadmit.gate.source.AddressRanges;
 import io.tlsadmit.gate.source.PendingHellos;
 import io.tlsadmit.gate.source.SourcePrefix;
+import io.tlsadmit.gate.warmup.HandshakeWarmUp;
 import io.tlsadmit.peek.NativePeek;
 import io.tlsadmit.tomcat.worker.RankedWork;
 import io.tlsadmit.tomcat.worker.ShortestWorkFirstExecutor;
@@ -21,6 +23,7 @@ import java.net.SocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLSessionContext;
@@ -50,13 +53,17 @@ public class AdmissionNioEndpoint extends NioEndpoint {
 
     /** Record headers can add up to a few times the hello itself when a client fragments it finely. */
     private static final int HELLO_BUFFER_FACTOR = 4;
+    /** A warm-up never holds a start longer than this, whatever the key costs (RSA-8192 on a slow CPU). */
+    private static final Duration WARM_UP_LIMIT = Duration.ofSeconds(5);
 
     private volatile ConnectorGate gate;
     private volatile int maxHelloBuffer = HELLO_BUFFER_FACTOR * (ServerPolicy.DEFAULT.maxHelloLength() + 9);
     private volatile boolean nativePeek = true;
     private volatile boolean peekOnAccept;
     private volatile boolean shortestWorkFirst = true;
+    private volatile int warmUpHandshakes = AdmissionNioProtocol.DEFAULT_WARM_UP_HANDSHAKES;
     private volatile long helloTimeoutNanos = Long.MAX_VALUE;
+    private final HelloAdmission.Server helloServer = new HelloServer();
     private volatile AddressRanges bypassAddresses = AddressRanges.NONE;
 
     // Acceptor thread only: setSocketOptions() hands its verdict to the channel's reset(), which
@@ -110,6 +117,44 @@ public class AdmissionNioEndpoint extends NioEndpoint {
 
     long helloTimeoutNanos() {
         return helloTimeoutNanos;
+    }
+
+    void warmUpHandshakes(int handshakes) {
+        this.warmUpHandshakes = handshakes;
+    }
+
+    /** This endpoint as the gate's state machine asks it, without making those methods JMX attributes. */
+    HelloAdmission.Server helloServer() {
+        return helloServer;
+    }
+
+    /** Answers from this endpoint's current settings and session caches. */
+    private final class HelloServer implements HelloAdmission.Server {
+
+        @Override
+        public int maxHelloBuffer() {
+            return AdmissionNioEndpoint.this.maxHelloBuffer();
+        }
+
+        @Override
+        public long helloTimeoutNanos() {
+            return AdmissionNioEndpoint.this.helloTimeoutNanos();
+        }
+
+        @Override
+        public boolean isLateGated() {
+            return AdmissionNioEndpoint.this.isLateGated();
+        }
+
+        @Override
+        public boolean canVerifySessionIds() {
+            return AdmissionNioEndpoint.this.canVerifySessionIds();
+        }
+
+        @Override
+        public boolean isSessionCached(String sniHostName, byte[] sessionId, int length) {
+            return AdmissionNioEndpoint.this.isSessionCached(sniHostName, sessionId, length);
+        }
     }
 
     void shortestWorkFirst(boolean enabled) {
@@ -333,6 +378,32 @@ public class AdmissionNioEndpoint extends NioEndpoint {
             ServerPolicy policy = new ServerPolicy(serverMaxVersion(), ServerPolicy.DEFAULT.maxHelloLength());
             current.serverPolicy(policy);
             maxHelloBuffer = HELLO_BUFFER_FACTOR * (policy.maxHelloLength() + 9);
+            warmUp();
+        }
+    }
+
+    /**
+     * Compiles the TLS handshake before the first client pays for it ({@link HandshakeWarmUp}): the default host's
+     * certificates, with its protocols and cipher suites, before the connector accepts.
+     */
+    private void warmUp() {
+        int count = warmUpHandshakes;
+        SSLHostConfig config = getSSLHostConfig(null);
+        if (count <= 0 || config == null) {
+            return;
+        }
+        for (SSLHostConfigCertificate certificate : config.getCertificates()) {
+            SSLContext context = certificate.getSslContext();
+            if (context == null) {
+                continue;
+            }
+            HandshakeWarmUp.Result result = HandshakeWarmUp.run(() -> {
+                javax.net.ssl.SSLEngine engine = context.createSSLEngine();
+                engine.setEnabledProtocols(config.getEnabledProtocols());
+                engine.setEnabledCipherSuites(config.getEnabledCiphers());
+                return engine;
+            }, count, WARM_UP_LIMIT);
+            getLog().info("tlsadmit: TLS warm-up on " + getName() + " (" + certificate.getType() + " certificate): " + result);
         }
     }
 

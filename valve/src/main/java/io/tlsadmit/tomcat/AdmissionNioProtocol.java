@@ -38,6 +38,13 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
     private ObjectName mbeanName;
     private ObjectName adaptiveMBeanName;
     private String shortestWorkFirst = "true";
+    /**
+     * Full handshakes run in memory before the connector accepts. 64: with JSSE and RSA-4096 the 16th handshake of a
+     * fresh JVM still costs 1.2× a warm one, the 64th 1.03× (measured, docs/benchmarks.md); about 1 s of CPU there,
+     * 0.2 s with RSA-2048.
+     */
+    static final int DEFAULT_WARM_UP_HANDSHAKES = 64;
+    private String warmUpHandshakes = Integer.toString(DEFAULT_WARM_UP_HANDSHAKES);
     /** Ticks an adaptive budget while the connector runs; null when stopped or static. */
     private ControlLoop controlLoop;
     /** Checks once a second whether the connector started or stopped refusing, for the log; null when stopped. */
@@ -212,6 +219,28 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         this.shortestWorkFirst = enabled;
     }
 
+    /** Full TLS handshakes run in memory at start, so that the first clients do not pay for the JIT; 0 = none. */
+    public String getWarmUpHandshakes() {
+        return warmUpHandshakes;
+    }
+
+    public void setWarmUpHandshakes(String handshakes) {
+        this.warmUpHandshakes = handshakes;
+    }
+
+    private int warmUpHandshakesValue() {
+        try {
+            int value = Integer.parseInt(warmUpHandshakes == null ? "" : warmUpHandshakes.trim());
+            if (value >= 0 && value <= 10_000) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("warmUpHandshakes must be a whole number of handshakes in [0, 10000]"
+                + " (0 = no warm-up), was \"" + warmUpHandshakes + "\"");
+    }
+
     private boolean shortestWorkFirstValue() {
         String value = shortestWorkFirst == null ? "" : shortestWorkFirst.trim().toLowerCase(Locale.ROOT);
         return switch (value) {
@@ -220,6 +249,18 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
             default -> throw new IllegalArgumentException("shortestWorkFirst must be \"true\" or \"false\", was \""
                     + shortestWorkFirst + "\"");
         };
+    }
+
+    /**
+     * A {@code ${...}} left in an attribute (e.g. {@code cpus="${CPU_REQUEST}m"} in a container): Tomcat resolves
+     * them from system properties only, unless told to read the environment.
+     */
+    static String withPlaceholderHint(String message) {
+        return message != null && message.contains("${")
+                ? message + "; Tomcat resolves ${...} from system properties unless"
+                        + " org.apache.tomcat.util.digester.PROPERTY_SOURCE is set to"
+                        + " org.apache.tomcat.util.digester.EnvironmentPropertySource"
+                : message;
     }
 
     /** Why {@link #init()} refused the configuration; {@code null} if it did not. */
@@ -245,6 +286,7 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         SlowHelloLimits slowHellos;
         AddressRanges bypass;
         GateMode mode;
+        int warmUp;
         try {
             created = new ConnectorGate(unquotedName(), settings.newBudget(), settings.refuseActionValue(),
                     settings.clientRenegotiationValue(), settings.connectionsPerNewUserValue());
@@ -253,9 +295,10 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
             slowHellos = settings.slowHelloLimits(getMaxConnections(), getConnectionTimeout());
             bypass = settings.bypassAddressesValue();
             mode = settings.modeValue();
+            warmUp = warmUpHandshakesValue();
         } catch (IllegalArgumentException e) {
             // Tomcat logs this and leaves the connector failed; the valve then stops the start.
-            initFailure = "tlsadmit: invalid connector attribute on " + getName() + ": " + e.getMessage();
+            initFailure = "tlsadmit: invalid connector attribute on " + getName() + ": " + withPlaceholderHint(e.getMessage());
             throw new IllegalArgumentException(initFailure, e);
         }
         created.mode(mode);
@@ -266,9 +309,11 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         endpoint.shortestWorkFirst(workerPriority);
         endpoint.slowHelloLimits(slowHellos);
         endpoint.bypassAddresses(bypass);
+        endpoint.warmUpHandshakes(warmUp);
         super.init();
         registerMBean(created);
-        if (created.budget() instanceof AdmissionController adaptive) {
+        AdmissionController adaptive = created.budget().view(AdmissionController.class).orElse(null);
+        if (adaptive != null) {
             adaptiveMBeanName = register("AdaptiveBudget", new AdaptiveBudget(unquotedName(), adaptive));
             log.info("tlsadmit: adaptive budget on " + getName() + ": " + adaptive.cpusAllocated() + " CPUs ("
                     + adaptive.allocation().lastReading().source() + ", affinity from " + AdaptiveSettings.affinitySource()
@@ -320,9 +365,11 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         if (refusalLog == null && current != null) {
             refusalLog = getUtilityExecutor().scheduleWithFixedDelay(() -> logRefusals(current), 1, 1, TimeUnit.SECONDS);
         }
-        if (controlLoop == null && current != null && current.budget() instanceof AdmissionController adaptive) {
-            controlLoop = new ControlLoop(adaptive);
-            controlLoop.start();
+        if (controlLoop == null && current != null) {
+            current.budget().view(AdmissionController.class).ifPresent(adaptive -> {
+                controlLoop = new ControlLoop(adaptive);
+                controlLoop.start();
+            });
         }
     }
 

@@ -1,8 +1,6 @@
 package io.tlsadmit.tomcat;
 
 import io.tlsadmit.admission.HandshakeKind;
-import io.tlsadmit.admission.StaticBudget;
-import io.tlsadmit.admission.control.AdmissionController;
 import io.tlsadmit.classifier.Verdict;
 import io.tlsadmit.gate.ConnectorGate;
 import io.tlsadmit.gate.Decision;
@@ -51,10 +49,7 @@ final class Gate implements GateMXBean {
     /** The cap an operator sets: the static rate, or the adaptive budget's ceiling (not its live rate). */
     @Override
     public double getMaxFullHandshakesPerSecond() {
-        if (gate.budget() instanceof AdmissionController adaptive) {
-            return adaptive.getMaxFullHandshakesPerSecond();
-        }
-        return gate.budget().fullHandshakesPerSecond();
+        return gate.budget().getMaxFullHandshakesPerSecond();
     }
 
     @Override
@@ -64,35 +59,29 @@ final class Gate implements GateMXBean {
 
     @Override
     public void setMaxFullHandshakesPerSecond(double rate) {
-        if (gate.budget() instanceof AdmissionController adaptive) {
-            adaptive.setMaxFullHandshakesPerSecond(rate); // the cap: an operator's limit during an incident
-            return;
+        try {
+            gate.budget().setMaxFullHandshakesPerSecond(rate); // the cap: an operator's limit during an incident
+        } catch (UnsupportedOperationException e) {
+            throw notSetByHand();
         }
-        staticBudget().setFullHandshakesPerSecond(rate);
     }
 
     @Override
     public long getFullHandshakeBurst() {
-        if (gate.budget() instanceof AdmissionController adaptive) {
-            return adaptive.getFullHandshakeBurst();
-        }
-        return gate.budget() instanceof StaticBudget budget ? budget.burst() : -1;
+        return gate.budget().getFullHandshakeBurst();
     }
 
     @Override
     public void setFullHandshakeBurst(long burst) {
-        if (gate.budget() instanceof AdmissionController adaptive) {
-            adaptive.setFullHandshakeBurst(burst);
-            return;
+        try {
+            gate.budget().setFullHandshakeBurst(burst);
+        } catch (UnsupportedOperationException e) {
+            throw notSetByHand();
         }
-        staticBudget().setBurst(burst);
     }
 
-    private StaticBudget staticBudget() {
-        if (gate.budget() instanceof StaticBudget budget) {
-            return budget;
-        }
-        throw new UnsupportedOperationException("The " + budgetKind + " budget of " + gate.name()
+    private UnsupportedOperationException notSetByHand() {
+        return new UnsupportedOperationException("The " + budgetKind + " budget of " + gate.name()
                 + " is not set by hand");
     }
 

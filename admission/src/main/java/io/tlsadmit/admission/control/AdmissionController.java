@@ -249,7 +249,8 @@ public final class AdmissionController implements HandshakeBudget {
         double used = busy + delta.fullCpu / (double) elapsed;
         double meanDelay = delta.queueDelayCount > 0 ? (double) delta.queueDelaySum / delta.queueDelayCount : -1;
         PeriodMeasurement measurement = new PeriodMeasurement(elapsed, cpus.cpus(), fullCost, busy, used,
-                transientCpu / (double) elapsed, measured ? delta.granted * fullCost / elapsed : Double.NaN, meanDelay,
+                transientCpu / (double) elapsed, measured ? delta.granted * fullCost / elapsed : Double.NaN,
+                delta.granted * 1e9 / elapsed, meanDelay,
                 delta.refused > 0);
 
         double target = targetUtilization;
@@ -270,7 +271,8 @@ public final class AdmissionController implements HandshakeBudget {
         ControlDecision decision = new ControlDecision(nowNanos, cpus.cpus(), cpus.source(), fullCost, measured,
                 window.resumedCpuPerSecond() / 1e9, window.otherCpuPerSecond() / 1e9, state.busyCpus(),
                 modelRate, state.guard().factor(), meanDelay, rate, burst, requested,
-                transientCpu / (double) elapsed, used, state.correctionCpus());
+                transientCpu / (double) elapsed, used, state.correctionCpus(),
+                state.sessionCost().cpuSecondsPerClient() * 1e9);
         lastDecision = decision;
         return decision;
     }

@@ -24,6 +24,8 @@ import io.tlsadmit.admission.cpu.CpuAllocation;
  * @param transientCpus              CPUs the JVM spent on transient work (compilation) in the period, not counted as load
  * @param usedCpus                   CPUs the process used in the period, transient work excluded
  * @param correctionCpus             the control law's learned correction to the model, in CPUs
+ * @param newClientCostNanos         CPU one admitted new client costs in all, its session included
+ *                                   ({@link SessionCost}); NaN until learned
  */
 public record ControlDecision(long atNanos, double cpusAllocated, CpuAllocation.Source cpuSource,
                               double fullHandshakeCostNanos, boolean costMeasured,
@@ -31,5 +33,5 @@ public record ControlDecision(long atNanos, double cpusAllocated, CpuAllocation.
                               double modelFullHandshakesPerSecond, double guardFactor,
                               double meanQueueDelayNanos, double fullHandshakesPerSecond, long burst,
                               double cpusRequested, double transientCpus, double usedCpus,
-                              double correctionCpus) {
+                              double correctionCpus, double newClientCostNanos) {
 }

@@ -12,7 +12,10 @@ package io.tlsadmit.admission.control;
  *                0                       when the queue was over its target
  *                correction × 0.9        while no one is refused
  *                within [0, ½ cpus]
- *   rate       = max(0, cpus × target − busy + correction) / fullHandshakeCost × guard
+ *   perClient  = used / admitted, averaged over 15 s of periods in which the budget bound at a steady rate
+ *                with the guard open and the queue short ({@link SessionCost}); unknown before 5 s of those
+ *   rate       = min(max(0, cpus × target − busy + correction) / fullHandshakeCost,
+ *                    cpus × target / perClient)                              × guard
  * </pre>
  *
  * <p>The first term is the 2005 study's model: new sessions get what the allocated CPUs leave after the
@@ -28,6 +31,15 @@ package io.tlsadmit.admission.control;
  * guard is open (a rate the guard holds down is meant to leave CPUs idle while a queue drains), it
  * forgets slowly when nobody is refused, and a queue over its target wipes it at once: a queue is the proof
  * that the CPUs were not spare after all.
+ *
+ * <p>The second term of the minimum is the lag the first cannot see: a new client's session (its pages, its
+ * reconnections) reaches the CPUs over seconds after its handshake. Right after CPUs are added, busy is still
+ * the sessions admitted for fewer CPUs, so the first term admits for all the spare CPUs at the handshake's cost
+ * alone, and the sessions it let in overload the CPUs seconds later (simulated with RUBiS-like sessions: to
+ * 205/s against a steady 140, then a guard cut). The all-in cost per client, learned while the rate was steady,
+ * gives the rate the new CPUs serve once the sessions have unfolded, at once. It is a cap and never raises
+ * the rate: after CPUs are taken away the first term is the lower, rightly, since the sessions already admitted
+ * for more CPUs must be served before new ones.
  *
  * <p>Why these gains: the CPU a period's admissions use shows in the next period's measurement, so a gain of
  * ½ closes half the gap per period without overshoot; the bound of {@link #MAX_CORRECTION_SHARE} of the
@@ -81,6 +93,13 @@ final class ControlLaw {
         // were not yet offered to anyone (the model adds them at once), and CPUs taken away were not there to use.
         double cpus = Double.isNaN(s.cpus()) ? m.cpus() : Math.min(s.cpus(), m.cpus());
         double idle = cpus * targetUtilization - m.usedCpus();
+        // Learned only while the guard is open and the queue short: a rate the guard holds down leaves the CPUs to
+        // sessions admitted before (a backlog, or more CPUs than there are now), and CPUs that cannot keep up
+        // (a queue over its target) show less than the admitted clients will take.
+        boolean clean = m.budgetBinding() && s.guard().factor() == 1 && guard.factor() == 1
+                && m.meanQueueDelayNanos() <= delayTarget;
+        SessionCost sessionCost = s.sessionCost().update(m.periodNanos() / 1e9, clean, m.usedCpus(),
+                m.admittedFullPerSecond());
         double correction;
         if (guard.queueOver(delayTarget)) {
             correction = 0;
@@ -95,7 +114,7 @@ final class ControlLaw {
             correction = s.correctionCpus() * CORRECTION_DECAY;
         }
         correction = Math.max(0, Math.min(MAX_CORRECTION_SHARE * m.cpus(), correction));
-        return new ControlState(busy, correction, guard, m.cpus());
+        return new ControlState(busy, correction, guard, m.cpus(), sessionCost);
     }
 
     /**
@@ -118,7 +137,13 @@ final class ControlLaw {
     /** The rate the CPU model allows in state {@code s}, before the guard: new full handshakes per second. */
     static double modelRate(ControlState s, PeriodMeasurement m, double targetUtilization) {
         double spare = m.cpus() * targetUtilization - s.busyCpus() + s.correctionCpus();
-        return Math.max(0, spare) * 1e9 / m.fullHandshakeCostNanos();
+        double rate = Math.max(0, spare) * 1e9 / m.fullHandshakeCostNanos();
+        double perClient = s.sessionCost().cpuSecondsPerClient();
+        // The session cost caps what the spare CPUs seem to allow right after they grew (or the sessions shrank):
+        // then busy still lacks the sessions being admitted, and the cap is the rate the CPUs serve once they
+        // have unfolded. Below it the model rules: after CPUs are taken away, busy is sessions admitted for
+        // more CPUs, which must be served before new ones.
+        return Double.isNaN(perClient) ? rate : Math.min(rate, m.cpus() * targetUtilization / perClient);
     }
 
     /** The rate for the next period, before the operator's minimum and maximum. */

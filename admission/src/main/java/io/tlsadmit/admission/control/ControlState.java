@@ -8,8 +8,9 @@ package io.tlsadmit.admission.control;
  *                       the budget binds, so that the CPUs end up used at the target
  * @param guard          the queue-delay guard
  * @param cpus           the CPUs allocated at the end of the last period; NaN before the first
+ * @param sessionCost    what a new client costs in all, learned while the budget binds
  */
-record ControlState(double busyCpus, double correctionCpus, FeedbackGuard guard, double cpus) {
+record ControlState(double busyCpus, double correctionCpus, FeedbackGuard guard, double cpus, SessionCost sessionCost) {
 
-    static final ControlState INITIAL = new ControlState(Double.NaN, 0, FeedbackGuard.OPEN, Double.NaN);
+    static final ControlState INITIAL = new ControlState(Double.NaN, 0, FeedbackGuard.OPEN, Double.NaN, SessionCost.NONE);
 }

@@ -13,10 +13,11 @@ package io.tlsadmit.admission.control;
  * @param transientCpus           CPUs used by transient JVM work (compilation)
  * @param admittedFullCpus        CPUs the new full handshakes admitted in the period will take, at the measured
  *                                cost; NaN while the cost is not measured
+ * @param admittedFullPerSecond   new full handshakes admitted per second
  * @param meanQueueDelayNanos     mean queue delay of new connections, negative when none started
  * @param budgetBinding           whether a new client found no token in the period: demand met the rate
  */
 record PeriodMeasurement(long periodNanos, double cpus, double fullHandshakeCostNanos, double busyCpus, double usedCpus, double transientCpus,
-                         double admittedFullCpus,
+                         double admittedFullCpus, double admittedFullPerSecond,
                          double meanQueueDelayNanos, boolean budgetBinding) {
 }

@@ -151,9 +151,6 @@ class AdaptiveTargetsUnderSimulationTest {
     }
 
     @Test
-    @Disabled("not reached (2026-11-25): on 1 -> 2 CPUs the rate is within 10 % of its new steady value from the 6th"
-            + " period (1.5 s), not the 4th: the model jumps to 739/s while the busy estimate lags the new clients'"
-            + " follow-up requests, the queue reaches 75 ms and the guard cuts to 0.49 before it recovers")
     void oneToTwoToOneCpusTheRateIsWithinTenPercentOfItsNewSteadyValueWithinOneSecond() {
         SimulatedServer server = freshServer(1, 13);
         server.newPerSecond = 8 * KNEE;
@@ -177,5 +174,77 @@ class AdaptiveTargetsUnderSimulationTest {
             assertTrue(within >= 0 && within <= PERIODS_PER_SECOND, cpus + " CPUs: within 10 % of " + Math.round(steady)
                     + "/s from period " + within);
         }
+    }
+
+    /**
+     * A server whose clients come in RUBiS-like sessions (the study's workload): after a 6 ms full handshake a new
+     * client asks for ten pages (geometric) of 0.65 ms each, 0.7 s apart on average (exponential), and comes back on
+     * a new connection with a 0.6 ms resumption whenever it thought longer than the 1 s keep-alive. What a new client
+     * costs after its handshake reaches the CPUs over seconds. Knee on one CPU: about 72 new clients per second.
+     */
+    private SimulatedServer sessionServer(double cpus, long seed) {
+        SimulatedServer server = freshServer(cpus, seed);
+        server.coldExtra = 0;
+        server.transientCpus = 0;
+        server.fullCostNanos = 6_000_000;
+        server.resumedCostNanos = 600_000;
+        server.sessionPages = 10;
+        server.pageCpuNanos = 650_000;
+        server.thinkNanos = 700_000_000;
+        server.keepAliveNanos = 1_000_000_000;
+        return server;
+    }
+
+    /** The first period from which every rate stays within 10 % of {@code steady}; -1 if none. */
+    private static int withinTenPercentFrom(List<Period> periods, double steady) {
+        for (int i = 0; i < periods.size(); i++) {
+            boolean holds = true;
+            for (Period p : periods.subList(i, periods.size())) {
+                holds &= Math.abs(p.rate() - steady) <= 0.1 * steady;
+            }
+            if (holds) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static double medianRate(List<Period> periods) {
+        double[] rates = periods.stream().mapToDouble(Period::rate).sorted().toArray();
+        return rates[rates.length / 2];
+    }
+
+    @Test
+    void withSessionsThatUnfoldOverSecondsASecondCpuGetsItsSteadyRateWithinOneSecond() {
+        for (long seed = 21; seed <= 23; seed++) {
+            SimulatedServer server = sessionServer(1, seed);
+            server.newPerSecond = 4 * 72;
+            server.runPeriods(40 * PERIODS_PER_SECOND);
+            server.cpus = 2;
+            List<Period> after = server.runPeriods(20 * PERIODS_PER_SECOND);
+            double steady = medianRate(after.subList(after.size() - 5 * PERIODS_PER_SECOND, after.size()));
+            int from = withinTenPercentFrom(after, steady);
+            assertTrue(from >= 0 && from <= PERIODS_PER_SECOND, "seed " + seed + ": within 10 % of " + Math.round(steady)
+                    + "/s from period " + from + "; rates " + after.stream().map(p -> Math.round(p.rate())).toList());
+            List<Period> last = after.subList(after.size() - 5 * PERIODS_PER_SECOND, after.size());
+            assertTrue(cpuUse(last) >= 0.9, "seed " + seed + ": the second CPU used, " + cpuUse(last));
+        }
+    }
+
+    @Test
+    @Disabled("not reached (2026-11-25, by design): on 2 -> 1 CPUs the sessions admitted for two CPUs overload the one"
+            + " left; the model and the queue-delay guard hold new clients back (19, 34, 17, 14, 11, 8, 5, 3, 13, 31, 51/s"
+            + " in the first 11 periods) while they are served, and the rate stays within 10 % of its steady 71/s only"
+            + " from the 48th period (12 s); the session cost alone would say 71/s at once, and overload the CPU further")
+    void withSessionsThatUnfoldOverSecondsLosingACpuGivesTheSteadyRateWithinOneSecond() {
+        SimulatedServer server = sessionServer(2, 24);
+        server.newPerSecond = 4 * 72;
+        server.runPeriods(40 * PERIODS_PER_SECOND);
+        server.cpus = 1;
+        List<Period> after = server.runPeriods(20 * PERIODS_PER_SECOND);
+        double steady = medianRate(after.subList(after.size() - 5 * PERIODS_PER_SECOND, after.size()));
+        int from = withinTenPercentFrom(after, steady);
+        assertTrue(from >= 0 && from <= PERIODS_PER_SECOND, "within 10 % of " + Math.round(steady) + "/s from period " + from
+                + "; rates " + after.stream().map(p -> Math.round(p.rate())).toList());
     }
 }

@@ -25,14 +25,15 @@ final class SimulatedServer {
     /** What happened in one control period, as the test observes it from outside the controller. */
     record Period(int index, long endNanos, ControlDecision decision, long newArrivals, long newAdmitted,
                   long newRefused, long resumedArrivals, long resumedAdmitted, double fullCpuSeconds,
-                  double resumedCpuSeconds, double busyCpuSeconds, double cpuCapacitySeconds, long maxQueueDelayNanos) {
+                  double resumedCpuSeconds, double busyCpuSeconds, double cpuCapacitySeconds, long maxQueueDelayNanos,
+                  long[] pageLatencyNanos) {
 
         double rate() {
             return decision.fullHandshakesPerSecond();
         }
     }
 
-    private enum Work { FULL_HANDSHAKE, RESUMED_HANDSHAKE, REQUEST }
+    private enum Work { FULL_HANDSHAKE, RESUMED_HANDSHAKE, REQUEST, PAGE }
 
     private static final class Job {
         final Work work;
@@ -40,13 +41,22 @@ final class SimulatedServer {
         final long cpuNanos;
         long remainingNanos;
         boolean started;
+        /** Pages the user still asks for after this job (session model); 0 ends the session. */
+        int pagesLeft;
+        /** When the user asked for the page this job serves (its handshake included), for the page latency. */
+        long pageAskedNanos;
 
         Job(Work work, long arrivalNanos, long cpuNanos) {
             this.work = work;
             this.arrivalNanos = arrivalNanos;
             this.cpuNanos = cpuNanos;
             this.remainingNanos = cpuNanos;
+            this.pageAskedNanos = arrivalNanos;
         }
+    }
+
+    /** A user thinking: at {@code dueNanos} asks for its next page, on a new connection when {@code reconnects}. */
+    private record Think(long dueNanos, int pagesLeft, boolean reconnects) {
     }
 
     final SimulatedClock clock;
@@ -76,6 +86,20 @@ final class SimulatedServer {
     private long processCpuTotal;
     /** Seeded Poisson arrivals instead of evenly spaced ones. */
     java.util.Random poisson;
+    /**
+     * The session model, as in RUBiS: a new client, once its full handshake is done, asks for
+     * {@code sessionPages} pages (geometric around this mean; 0 = the single request of {@code requestCpuNanos}), each
+     * of {@code pageCpuNanos}, after an exponential think time of mean {@code thinkNanos}; a think time longer than
+     * {@code keepAliveNanos} closes the connection, and the next page comes on a new one with a resumed handshake.
+     * What a new client costs after its handshake thus arrives over seconds, not at once. Needs {@link #poisson}.
+     */
+    double sessionPages;
+    long pageCpuNanos;
+    long thinkNanos;
+    long keepAliveNanos = Long.MAX_VALUE;
+    private final java.util.PriorityQueue<Think> thinking = new java.util.PriorityQueue<>(
+            java.util.Comparator.comparingLong(Think::dueNanos));
+    private final List<Long> pageLatencies = new ArrayList<>();
 
     private final ArrayDeque<Job> queue = new ArrayDeque<>();
     private long fullHandshakesStarted;
@@ -175,6 +199,22 @@ final class SimulatedServer {
             queue.add(new Job(Work.RESUMED_HANDSHAKE, now, resumedCostNanos));
         }
 
+        while (!thinking.isEmpty() && thinking.peek().dueNanos() <= now) {
+            Think t = thinking.poll();
+            if (t.reconnects()) {
+                resumedArrivals++;
+                resumedAdmitted++;
+                controller.recordArrival(HandshakeKind.RESUMED);
+                Job handshake = new Job(Work.RESUMED_HANDSHAKE, now, resumedCostNanos);
+                handshake.pagesLeft = t.pagesLeft();
+                queue.add(handshake);
+            } else {
+                Job page = new Job(Work.PAGE, now, pageCpuNanos);
+                page.pagesLeft = t.pagesLeft() - 1;
+                queue.add(page);
+            }
+        }
+
         long cpuLeft = Math.round(cpus * STEP_NANOS);
         capacity += cpuLeft;
         if (transientCpus > 0) {
@@ -191,7 +231,7 @@ final class SimulatedServer {
             Job job = queue.peek();
             if (!job.started) {
                 job.started = true;
-                if (job.work != Work.REQUEST) {
+                if (job.work == Work.FULL_HANDSHAKE || job.work == Work.RESUMED_HANDSHAKE) {
                     long delay = now - job.arrivalNanos;
                     controller.recordQueueDelay(delay);
                     maxQueueDelay = Math.max(maxQueueDelay, delay);
@@ -218,10 +258,18 @@ final class SimulatedServer {
             nextTickNanos += periodNanos;
             ControlDecision decision = controller.tick(clock.getAsLong());
             periods.add(new Period(periods.size(), clock.getAsLong(), decision, newArrivals, newAdmitted, newRefused,
-                    resumedArrivals, resumedAdmitted, fullCpu / 1e9, resumedCpu / 1e9, busyCpu / 1e9, capacity / 1e9, maxQueueDelay));
+                    resumedArrivals, resumedAdmitted, fullCpu / 1e9, resumedCpu / 1e9, busyCpu / 1e9, capacity / 1e9, maxQueueDelay,
+                    pageLatencies.stream().mapToLong(Long::longValue).toArray()));
+            pageLatencies.clear();
             newArrivals = newAdmitted = newRefused = resumedArrivals = resumedAdmitted = 0;
             fullCpu = resumedCpu = busyCpu = capacity = maxQueueDelay = 0;
         }
+    }
+
+    /** Pages after the first of a new session: geometric, mean {@code sessionPages} − 1. */
+    private int pagesOfNewSession() {
+        double p = 1 / sessionPages;
+        return (int) Math.floor(Math.log(1 - poisson.nextDouble()) / Math.log(1 - p));
     }
 
     private void finish(Job job, long now) {
@@ -230,11 +278,24 @@ final class SimulatedServer {
                 HandshakeKind kind = job.work == Work.FULL_HANDSHAKE ? HandshakeKind.FULL : HandshakeKind.RESUMED;
                 controller.handshakeCompleted(kind, 0x0304,
                         reportsHandshakeCpu ? Math.round(job.cpuNanos * reportedCostFactor) : 0);
-                if (requestCpuNanos > 0) {
+                if (sessionPages > 0) {
+                    // The page the connection was opened for, then the rest of the session.
+                    Job page = new Job(Work.PAGE, job.arrivalNanos, pageCpuNanos);
+                    page.pagesLeft = job.work == Work.FULL_HANDSHAKE ? pagesOfNewSession() : job.pagesLeft - 1;
+                    queue.add(page);
+                } else if (requestCpuNanos > 0) {
                     queue.add(new Job(Work.REQUEST, now, requestCpuNanos));
                 }
             }
             case REQUEST -> controller.recordOtherCpu(job.cpuNanos);
+            case PAGE -> {
+                controller.recordOtherCpu(job.cpuNanos);
+                pageLatencies.add(now + STEP_NANOS - job.pageAskedNanos);
+                if (job.pagesLeft > 0) {
+                    long think = Math.round(-Math.log(1 - poisson.nextDouble()) * thinkNanos);
+                    thinking.add(new Think(now + think, job.pagesLeft, think > keepAliveNanos));
+                }
+            }
         }
     }
 }

@@ -19,16 +19,44 @@ import java.util.OptionalDouble;
  */
 public abstract sealed class QuotaCgroups permits QuotaCgroups.V1, QuotaCgroups.V2 {
 
-    /** The CFS period the quotas are written for: the kernel's default, 100 ms. */
-    static final long PERIOD_MICROS = 100_000;
+    /** The kernel's default CFS period, 100 ms: what {@link #detect(Path)} writes quotas for. */
+    public static final long DEFAULT_PERIOD_MICROS = 100_000;
+    /** The kernel accepts CFS periods of 1 ms to 1 s. */
+    public static final long MIN_PERIOD_MICROS = 1_000;
+    public static final long MAX_PERIOD_MICROS = 1_000_000;
+    public static final int MAX_WEIGHT_PER_CPU = 256;
     /** The kernel refuses quotas under 1 ms. */
     static final long MIN_QUOTA_MICROS = 1_000;
     static final String PARENT = "tlsadmit";
 
     protected final Path hierarchy;
+    /**
+     * The CFS period the quotas are written for. A fractional quota lets the group run for {@code quota} of every
+     * period and then stops all its threads until the next: with the default 100 ms and 0.4 CPUs of a busy JVM on
+     * two CPUs, 20 ms of running and 80 ms of standing still, added to every request in flight. A shorter period
+     * spreads the same share in finer slices (at a little scheduler cost).
+     */
+    protected final long periodMicros;
+    /**
+     * The group's CPU weight per assigned CPU, in busy nice-0 threads. A quota is only a ceiling: below it the
+     * group competes with everything outside the manager's cgroups, and the kernel weighs a whole cgroup as one
+     * thread by default ({@code cpu.shares} 1024, {@code cpu.weight} 100). A Tomcat moved into its cgroup then
+     * loses against a busy process with many threads outside (a load generator, a build) although it had
+     * been holding its own there thread for thread; weighted by its assignment, it gets what it was assigned
+     * first. 1 = the kernel's default.
+     */
+    protected final int weightPerCpu;
 
-    QuotaCgroups(Path hierarchy) {
+    QuotaCgroups(Path hierarchy, long periodMicros, int weightPerCpu) {
+        if (periodMicros < MIN_PERIOD_MICROS || periodMicros > MAX_PERIOD_MICROS) {
+            throw new IllegalArgumentException("a CFS period must be 1 ms to 1 s, was " + periodMicros + " us");
+        }
+        if (weightPerCpu < 1 || weightPerCpu > MAX_WEIGHT_PER_CPU) {
+            throw new IllegalArgumentException("a weight per CPU must be 1 to " + MAX_WEIGHT_PER_CPU + ", was " + weightPerCpu);
+        }
         this.hierarchy = hierarchy;
+        this.periodMicros = periodMicros;
+        this.weightPerCpu = weightPerCpu;
     }
 
     /**
@@ -36,6 +64,14 @@ public abstract sealed class QuotaCgroups permits QuotaCgroups.V1, QuotaCgroups.
      * {@code cpu} hierarchy (hybrid hosts keep the controller in v1).
      */
     public static QuotaCgroups detect(Path fsRoot) {
+        return detect(fsRoot, DEFAULT_PERIOD_MICROS, 1);
+    }
+
+    /**
+     * As {@link #detect(Path)}, writing quotas for a CFS period of {@code periodMicros} (1 ms to 1 s) and weights of
+     * {@code weightPerCpu} busy threads per assigned CPU (1 to {@link #MAX_WEIGHT_PER_CPU}; 1 = the kernel's default).
+     */
+    public static QuotaCgroups detect(Path fsRoot, long periodMicros, int weightPerCpu) {
         List<String> mountinfo;
         try {
             mountinfo = Files.readAllLines(fsRoot.resolve("proc/self/mountinfo"), StandardCharsets.UTF_8);
@@ -46,12 +82,12 @@ public abstract sealed class QuotaCgroups permits QuotaCgroups.V1, QuotaCgroups.
         if (unified.isPresent()) {
             Path root = under(fsRoot, unified.get());
             if (words(read(root.resolve("cgroup.controllers"))).contains("cpu")) {
-                return new V2(root);
+                return new V2(root, periodMicros, weightPerCpu);
             }
         }
         Optional<String> v1 = CgroupMounts.cpuV1(mountinfo);
         if (v1.isPresent()) {
-            return new V1(under(fsRoot, v1.get()));
+            return new V1(under(fsRoot, v1.get()), periodMicros, weightPerCpu);
         }
         throw new EnforcementException("no cgroup hierarchy with the cpu controller is mounted (cgroup2 with cpu in "
                 + "cgroup.controllers, or a v1 'cpu' hierarchy): use enforce: affinity");
@@ -118,8 +154,41 @@ public abstract sealed class QuotaCgroups permits QuotaCgroups.V1, QuotaCgroups.
         Files.createDirectories(hierarchy.resolve(PARENT));
     }
 
-    static long quotaMicros(double cpus) {
-        return Math.max(MIN_QUOTA_MICROS, Math.round(cpus * PERIOD_MICROS));
+    long quotaMicros(double cpus) {
+        return Math.max(MIN_QUOTA_MICROS, Math.round(cpus * periodMicros));
+    }
+
+    /**
+     * The kernel's bandwidth counters of the application's cgroup, {@code nr_periods}, {@code nr_throttled} and the
+     * time throttled in seconds, from {@code cpu.stat}; empty when it has none (no cgroup, no quota support).
+     */
+    public Optional<Throttling> throttling(String application) {
+        long periods = -1;
+        long throttled = -1;
+        double seconds = -1;
+        for (String line : read(cgroup(application).resolve("cpu.stat")).lines().toList()) {
+            List<String> f = words(line);
+            if (f.size() != 2) {
+                continue;
+            }
+            try {
+                switch (f.get(0)) {
+                    case "nr_periods" -> periods = Long.parseLong(f.get(1));
+                    case "nr_throttled" -> throttled = Long.parseLong(f.get(1));
+                    case "throttled_time" -> seconds = Long.parseLong(f.get(1)) / 1e9; // v1: nanoseconds
+                    case "throttled_usec" -> seconds = Long.parseLong(f.get(1)) / 1e6; // v2: microseconds
+                    default -> { }
+                }
+            } catch (NumberFormatException e) {
+                return Optional.empty();
+            }
+        }
+        return periods >= 0 && throttled >= 0 && seconds >= 0
+                ? Optional.of(new Throttling(periods, throttled, seconds)) : Optional.empty();
+    }
+
+    /** {@code cpu.stat}'s bandwidth counters: CFS periods with the group runnable, periods it was throttled in, time. */
+    public record Throttling(long periods, long throttledPeriods, double throttledSeconds) {
     }
 
     static Path under(Path fsRoot, String absolute) {
@@ -150,8 +219,8 @@ public abstract sealed class QuotaCgroups permits QuotaCgroups.V1, QuotaCgroups.
     /** cgroup v2: {@code cpu.max} = {@code "<quota> <period>"}, cpu enabled down the tree. */
     static final class V2 extends QuotaCgroups {
 
-        V2(Path hierarchy) {
-            super(hierarchy);
+        V2(Path hierarchy, long periodMicros, int weightPerCpu) {
+            super(hierarchy, periodMicros, weightPerCpu);
         }
 
         @Override
@@ -175,7 +244,10 @@ public abstract sealed class QuotaCgroups permits QuotaCgroups.V1, QuotaCgroups.
 
         @Override
         public void limit(String application, double cpus) {
-            write(cgroup(application).resolve("cpu.max"), quotaMicros(cpus) + " " + PERIOD_MICROS);
+            write(cgroup(application).resolve("cpu.max"), quotaMicros(cpus) + " " + periodMicros);
+            // a thread at nice 0 weighs 100 in v2 (1-10000)
+            write(cgroup(application).resolve("cpu.weight"),
+                    Long.toString(Math.max(1, Math.min(10_000, Math.round(100.0 * weightPerCpu * cpus)))));
         }
 
         @Override
@@ -194,8 +266,8 @@ public abstract sealed class QuotaCgroups permits QuotaCgroups.V1, QuotaCgroups.
     /** cgroup v1: {@code cpu.cfs_period_us} and {@code cpu.cfs_quota_us} in the {@code cpu} hierarchy. */
     static final class V1 extends QuotaCgroups {
 
-        V1(Path hierarchy) {
-            super(hierarchy);
+        V1(Path hierarchy, long periodMicros, int weightPerCpu) {
+            super(hierarchy, periodMicros, weightPerCpu);
         }
 
         @Override
@@ -206,10 +278,13 @@ public abstract sealed class QuotaCgroups permits QuotaCgroups.V1, QuotaCgroups.
         @Override
         public void limit(String application, double cpus) {
             Path group = cgroup(application);
-            if (!read(group.resolve("cpu.cfs_period_us")).trim().equals(Long.toString(PERIOD_MICROS))) {
-                write(group.resolve("cpu.cfs_period_us"), Long.toString(PERIOD_MICROS));
+            if (!read(group.resolve("cpu.cfs_period_us")).trim().equals(Long.toString(periodMicros))) {
+                write(group.resolve("cpu.cfs_period_us"), Long.toString(periodMicros));
             }
             write(group.resolve("cpu.cfs_quota_us"), Long.toString(quotaMicros(cpus)));
+            // a thread at nice 0 weighs 1024 in v1 (2-262144)
+            write(group.resolve("cpu.shares"),
+                    Long.toString(Math.max(2, Math.min(262_144, Math.round(1024.0 * weightPerCpu * cpus)))));
         }
 
         @Override

@@ -6,6 +6,11 @@ import java.util.List;
  * The CPU manager's decision, as pure functions of the claims (after Guitart's CPU manager, thesis §5.3).
  *
  * <ol>
+ *   <li>A request above what a server could get at all ({@code capacity} less the others' floors) counts as
+ *       that much. Not in the study's formula: there, a server whose estimate spikes to several times the host
+ *       (a gate's request is an estimate from a second of arrivals; we saw 8 CPUs requested on a 2-CPU host in
+ *       the experiment's lightest phase) takes CPUs from every other server in proportion to a number no
+ *       assignment could meet, the high-priority one included.</li>
  *   <li>The floor: every server first gets {@code floor} CPUs, so a server the others crowd out still
  *       serves a few clients and keeps measuring its costs (without it its request would be built on
  *       nothing).</li>
@@ -43,8 +48,9 @@ public final class SharePolicy {
         }
         double[] demand = new double[n];
         int[] priority = new int[n];
+        double most = capacity - (n - 1) * floor;
         for (int i = 0; i < n; i++) {
-            demand[i] = Math.max(0, claims.get(i).requested() - floor);
+            demand[i] = Math.max(0, Math.min(claims.get(i).requested(), most) - floor);
             priority[i] = claims.get(i).priority();
         }
         double[] shares = fits(demand, aboveFloor)

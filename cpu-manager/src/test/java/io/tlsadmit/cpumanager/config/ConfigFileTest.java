@@ -40,6 +40,8 @@ class ConfigFileTest {
         assertTrue(config.share());
         assertEquals(0.1, config.minCpus());
         assertEquals(9464, config.metricsPort());
+        assertEquals(Duration.ofMillis(100), config.quotaPeriod(), "the default CFS period: the kernel's");
+        assertEquals(64, config.weightPerCpu(), "an assigned CPU weighs as 64 busy threads");
         assertEquals(List.of(new Application("shop", Path.of("/path/to/catalina.pid"), 2),
                 new Application("blog", Path.of("/path/to/other/catalina.pid"), 1)), config.applications());
     }
@@ -49,6 +51,14 @@ class ConfigFileTest {
         ManagerConfig config = file.parse(ISSUE_EXAMPLE.replace("/path/to/catalina.pid", "shop/catalina.pid"),
                 Path.of("/etc/tlsadmit"));
         assertEquals(Path.of("/etc/tlsadmit/shop/catalina.pid"), config.applications().get(0).pidFile());
+    }
+
+    @Test
+    void theQuotaPeriodIsADuration() throws ConfigException {
+        ManagerConfig config = file.parse(ISSUE_EXAMPLE.replace("minCpus: 0.1", "quotaPeriod: 20ms"), Path.of("/etc"));
+        assertEquals(Duration.ofMillis(20), config.quotaPeriod());
+        assertEquals(1, file.parse(ISSUE_EXAMPLE.replace("minCpus: 0.1", "weightPerCpu: 1"), Path.of("/etc"))
+                .weightPerCpu());
     }
 
     /** Each row changes one line of the issue's example; the error must start with the key. */
@@ -64,6 +74,12 @@ class ConfigFileTest {
         minCpus: 0.1              | minCpus: 1.5               | minCpus                   | more than the 2 CPUs
         minCpus: 0.1              | minCpus: -1                | minCpus                   | >= 0
         minCpus: 0.1              | minCPUs: 0.1               | minCPUs                   | unknown key
+        minCpus: 0.1              | weightPerCpu: 0            | weightPerCpu              | whole number 1-256
+        minCpus: 0.1              | weightPerCpu: 1000         | weightPerCpu              | whole number 1-256
+        minCpus: 0.1              | weightPerCpu: 1.5          | weightPerCpu              | whole number 1-256
+        minCpus: 0.1              | quotaPeriod: 0ms           | quotaPeriod               | between 1ms and 1s
+        minCpus: 0.1              | quotaPeriod: 2s            | quotaPeriod               | between 1ms and 1s
+        minCpus: 0.1              | quotaPeriod: 20            | quotaPeriod               | not a duration
         metricsPort: 9464         | metricsPort: 70000         | metricsPort               | TCP port
         metricsPort: 9464         | metricsPort: http          | metricsPort               | TCP port
         priority: 2               | priority: 0                | applications[0].priority  | whole number 1-1000

@@ -38,6 +38,8 @@ class FakeCgroupTreeTest {
         assertEquals("+cpu", Files.readString(hierarchy.resolve("tlsadmit/cgroup.subtree_control")).trim());
         assertEquals("4242", Files.readString(hierarchy.resolve("tlsadmit/shop/cgroup.procs")).trim());
         assertEquals("150000 100000", Files.readString(hierarchy.resolve("tlsadmit/shop/cpu.max")).trim());
+        assertEquals("150", Files.readString(hierarchy.resolve("tlsadmit/shop/cpu.weight")).trim(),
+                "weight 1 per CPU: as many threads' weight as CPUs");
 
         Files.writeString(root.resolve("proc/self/cgroup"), "0::/tlsadmit/shop\n");
         CgroupCpuQuota.Limits seen = new CgroupCpuQuota(root).read();
@@ -63,9 +65,60 @@ class FakeCgroupTreeTest {
         cgroups.limit("blog", 0.25);
         assertEquals("25000", Files.readString(hierarchy.resolve("tlsadmit/blog/cpu.cfs_quota_us")).trim());
         assertEquals("100000", Files.readString(hierarchy.resolve("tlsadmit/blog/cpu.cfs_period_us")).trim());
+        assertEquals("256", Files.readString(hierarchy.resolve("tlsadmit/blog/cpu.shares")).trim(), "0.25 of 1024");
+        QuotaCgroups.detect(root, 100_000, 64).limit("blog", 0.25);
+        assertEquals("16384", Files.readString(hierarchy.resolve("tlsadmit/blog/cpu.shares")).trim(), "0.25 × 64 × 1024");
 
         Files.writeString(root.resolve("proc/self/cgroup"), "4:cpu,cpuacct:/tlsadmit/blog\n0::/\n");
         assertEquals(0.25, new CgroupCpuQuota(root).read().cgroupV1Cpus(), 1e-9);
+    }
+
+    @Test
+    void aShorterCfsPeriodScalesTheQuotaAndReadsBackAsTheSameCpus() throws Exception {
+        mountinfo("30 23 0:26 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw");
+        Path v2 = Files.createDirectories(root.resolve("sys/fs/cgroup"));
+        Files.writeString(v2.resolve("cgroup.controllers"), "cpu\n");
+        QuotaCgroups cgroups = QuotaCgroups.detect(root, 20_000, 64);
+        cgroups.adopt("shop", 4242);
+        cgroups.limit("shop", 1.5);
+        assertEquals("30000 20000", Files.readString(v2.resolve("tlsadmit/shop/cpu.max")).trim());
+        assertEquals("9600", Files.readString(v2.resolve("tlsadmit/shop/cpu.weight")).trim(),
+                "1.5 CPUs at 64 threads each, a thread weighing 100");
+        cgroups.limit("shop", 2);
+        assertEquals("10000", Files.readString(v2.resolve("tlsadmit/shop/cpu.weight")).trim(), "v2's largest weight");
+        cgroups.limit("shop", 1.5);
+        Files.writeString(root.resolve("proc/self/cgroup"), "0::/tlsadmit/shop\n");
+        assertEquals(1.5, new CgroupCpuQuota(root).read().cgroupV2Cpus(), 1e-9, "the gate sees the same CPUs");
+        assertEquals(1.5, QuotaCgroups.detect(root).limit("shop").orElseThrow(), 1e-9,
+                "a restarted manager adopts it whatever period it writes");
+        cgroups.limit("shop", 0.01);
+        assertEquals("1000 20000", Files.readString(v2.resolve("tlsadmit/shop/cpu.max")).trim(),
+                "never under the kernel's 1 ms, so at a short period the floor is higher in CPUs");
+
+        assertThrows(IllegalArgumentException.class, () -> QuotaCgroups.detect(root, 500, 1));
+        assertThrows(IllegalArgumentException.class, () -> QuotaCgroups.detect(root, 2_000_000, 1));
+        assertThrows(IllegalArgumentException.class, () -> QuotaCgroups.detect(root, 20_000, 0));
+    }
+
+    @Test
+    void throttlingCountersOfBothVersions() throws Exception {
+        mountinfo("30 23 0:26 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw");
+        Path v2 = Files.createDirectories(root.resolve("sys/fs/cgroup"));
+        Files.writeString(v2.resolve("cgroup.controllers"), "cpu\n");
+        QuotaCgroups cgroups = QuotaCgroups.detect(root);
+        assertTrue(cgroups.throttling("shop").isEmpty(), "no cgroup yet");
+        Files.createDirectories(v2.resolve("tlsadmit/shop"));
+        Files.writeString(v2.resolve("tlsadmit/shop/cpu.stat"), "usage_usec 5000000\nuser_usec 4000000\n"
+                + "system_usec 1000000\nnr_periods 500\nnr_throttled 120\nthrottled_usec 2500000\n");
+        assertEquals(new QuotaCgroups.Throttling(500, 120, 2.5), cgroups.throttling("shop").orElseThrow());
+
+        Files.writeString(v2.resolve("tlsadmit/shop/cpu.stat"), "nr_periods 40\nnr_throttled 3\n"
+                + "throttled_time 1500000000\n");
+        assertEquals(new QuotaCgroups.Throttling(40, 3, 1.5), cgroups.throttling("shop").orElseThrow(),
+                "v1 counts nanoseconds");
+        Files.writeString(v2.resolve("tlsadmit/shop/cpu.stat"), "nr_periods 40\nnr_throttled many\n"
+                + "throttled_time 1500000000\n");
+        assertTrue(cgroups.throttling("shop").isEmpty(), "a counter that is not a number is no reading");
     }
 
     @Test

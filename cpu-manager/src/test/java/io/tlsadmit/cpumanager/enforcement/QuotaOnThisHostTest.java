@@ -38,6 +38,20 @@ class QuotaOnThisHostTest {
             Thread.sleep(1_500);
             String stat = Files.readString(cgroups.cgroup(app).resolve("cpu.stat"));
             assertTrue(throttled(stat) > 0, "a spinning process at 0.2 CPU is throttled: " + stat);
+            assertEquals(throttled(stat), cgroups.throttling(app).orElseThrow().throttledPeriods(), 5,
+                    "the manager's own reading of cpu.stat");
+
+            QuotaCgroups shortPeriod = QuotaCgroups.detect(Path.of("/"), 20_000, 64);
+            long periodsBefore = shortPeriod.throttling(app).orElseThrow().periods();
+            shortPeriod.limit(app, 0.2);
+            assertEquals(0.2, ProcessCgroupView.cpuLimit(Path.of("/"), busy.pid()), 1e-9,
+                    "the same CPUs at a 20 ms CFS period, as the gate reads them");
+            boolean v1 = cgroups.version().equals("v1");
+            assertEquals(v1 ? "13107" : "1280", Files.readString(cgroups.cgroup(app).resolve(v1 ? "cpu.shares"
+                    : "cpu.weight")).trim(), "the kernel took the weight: 0.2 CPUs × 64 threads");
+            Thread.sleep(1_000);
+            long periods = shortPeriod.throttling(app).orElseThrow().periods() - periodsBefore;
+            assertTrue(periods > 20, "the kernel runs 20 ms periods now (50 a second), counted " + periods + " in 1 s");
 
             QuotaCgroups restarted = QuotaCgroups.detect(Path.of("/"));
             restarted.adopt(app, busy.pid());

@@ -1,5 +1,6 @@
 package io.tlsadmit.cpumanager.experiment;
 
+import io.tlsadmit.cpumanager.config.ConfigFile;
 import io.tlsadmit.cpumanager.enforcement.QuotaCgroups;
 import io.tlsadmit.experiment.ExperimentOptions;
 import io.tlsadmit.experiment.Mode;
@@ -71,6 +72,16 @@ public final class SharingExperiment implements Callable<Integer> {
     @Option(names = "--period", description = "The manager's period (default 1s)")
     String period = "1s";
 
+    @Option(names = "--quota-period", split = ",", description = "The manager's quotaPeriod, the CFS period of its"
+            + " quotas (default: the manager's default). Several (e.g. 100ms,20ms): each managed arrangement runs once"
+            + " per value, labelled with it, for a side-by-side comparison")
+    List<String> quotaPeriods = List.of();
+
+    @Option(names = "--baseline-jar", description = "Another build of the manager's jar (e.g. of the main branch): each"
+            + " managed arrangement also runs with it, first, labelled <arrangement>-baseline, with no quotaPeriod"
+            + " written (a build before that key knows none): a before/after comparison in one run")
+    Path baselineJar;
+
     @Option(names = "--key", description = "Server key: RSA_2048 (default), RSA_4096 (a knee the load generator can"
             + " reach several times over on this machine, as in bin/experiment's committed runs) or EC_P256")
     TestKeystore.KeyType key = TestKeystore.KeyType.RSA_2048;
@@ -87,6 +98,9 @@ public final class SharingExperiment implements Callable<Integer> {
     @Option(names = "--out", description = "Results directory (default docs/results/<date>/cpu-manager)")
     Path out;
 
+    /** The variant run with {@link #baselineJar}. */
+    private static final String BASELINE = "baseline";
+
     private final Path root = Path.of(System.getProperty("tlsadmit.root", ".")).toAbsolutePath();
 
     @Override
@@ -96,11 +110,26 @@ public final class SharingExperiment implements Callable<Integer> {
         List<double[]> schedule = schedule();
         RubisServer.Setup setup = setup();
         List<String> table = new ArrayList<>(List.of("run,phase,instance,users_per_sec,sessions_completed,replies_per_sec"));
+        List<String> cpu = new ArrayList<>(List.of("run,phase,instance,tomcat_cpus,driver_cpus,throttled_period_ratio,"
+                + "throttled_seconds,machine_busy_cpus"));
+        List<String> delays = new ArrayList<>(List.of("run,instance,changes,within_2_periods,superseded,median_periods,"
+                + "max_periods,never,unobserved,via_quota"));
         for (Arrangement arrangement : runs) {
-            Path runDir = results.resolve(arrangement.label());
-            System.out.printf("== %s%n", arrangement.label());
-            table.addAll(run(arrangement, setup, schedule, runDir));
-            Files.write(results.resolve("sessions.csv"), table);
+            List<String> variants = new ArrayList<>(arrangement.managed() && !quotaPeriods.isEmpty() ? quotaPeriods
+                    : List.of(""));
+            if (arrangement.managed() && baselineJar != null) {
+                variants.add(0, BASELINE);
+            }
+            for (String quotaPeriod : variants) {
+                String label = arrangement.label() + (quotaPeriod.equals(BASELINE) ? "-baseline"
+                        : variants.size() > 1 && !quotaPeriod.isEmpty() ? "-q" + quotaPeriod : "");
+                Path runDir = results.resolve(label);
+                System.out.printf("== %s%n", label);
+                table.addAll(run(arrangement, label, quotaPeriod, setup, schedule, runDir, cpu, delays));
+                Files.write(results.resolve("sessions.csv"), table);
+                Files.write(results.resolve("cpu.csv"), cpu);
+                Files.write(results.resolve("allocation-delay.csv"), delays);
+            }
         }
         System.out.println("results in " + results);
         return 0;
@@ -130,18 +159,19 @@ public final class SharingExperiment implements Callable<Integer> {
                 jdbcUrl, scale, KeepAliveTimeout.millis(thinkScale), 0);
     }
 
-    private List<String> run(Arrangement arrangement, RubisServer.Setup setup, List<double[]> schedule, Path dir)
-            throws Exception {
+    private List<String> run(Arrangement arrangement, String label, String quotaPeriod, RubisServer.Setup setup,
+                             List<double[]> schedule, Path dir, List<String> cpu, List<String> delays) throws Exception {
         Files.createDirectories(dir);
         List<String> rows;
         try (RubisServer first = RubisServer.start(Mode.ADAPTIVE, setup, 0, 0);
              RubisServer second = RubisServer.start(Mode.ADAPTIVE, setup, 0, 0)) {
             first.pin(arrangement == Arrangement.STATIC_SPLIT ? "0" : "0-1");
             second.pin(arrangement == Arrangement.STATIC_SPLIT ? "1" : "0-1");
-            Process manager = arrangement.managed() ? startManager(arrangement, first.tomcatPid(), second.tomcatPid(), dir)
-                    : null;
-            try {
-                rows = phases(arrangement, first, second, schedule, dir);
+            Process manager = arrangement.managed()
+                    ? startManager(arrangement, quotaPeriod, first.tomcatPid(), second.tomcatPid(), dir) : null;
+            try (RunSampler sampler = new RunSampler(dir, first, second,
+                    arrangement.managed() ? QuotaCgroups.detect(Path.of("/")) : null)) {
+                rows = phases(label, first, second, schedule, dir, sampler, cpu);
             } finally {
                 // before the servers: it would log their gates vanishing while they shut down
                 if (manager != null) {
@@ -152,15 +182,22 @@ public final class SharingExperiment implements Callable<Integer> {
         }
         if (arrangement.managed()) {
             removeCgroups();
-            Charts.flashCrowd(dir.resolve("cpus.png"), arrangement.label() + ": CPUs assigned (one value a period)",
+            Charts.flashCrowd(dir.resolve("cpus.png"), label + ": CPUs assigned (one value a period)",
                     List.of("first", "second"), List.of(assigned(dir, "first"), assigned(dir, "second")));
+            long periodMillis = periodMillis();
+            for (String instance : List.of("first", "second")) {
+                String delay = label + "," + AllocationDelay.summarize(dir.resolve("cpu-manager.csv"),
+                        dir.resolve("gate-allocated.csv"), instance, periodMillis, quotaPeriodMicros(quotaPeriod));
+                System.out.println("  assignment to the gate's tlsadmit_cpus_allocated: " + delay);
+                delays.add(delay);
+            }
         }
         return rows;
     }
 
     /** Drives both servers through the phases; one row of sessions.csv per instance and phase. */
-    private List<String> phases(Arrangement arrangement, RubisServer first, RubisServer second, List<double[]> schedule,
-                                Path dir) throws Exception {
+    private List<String> phases(String label, RubisServer first, RubisServer second, List<double[]> schedule,
+                                Path dir, RunSampler sampler, List<String> cpu) throws Exception {
         List<String> rows = new ArrayList<>();
         List<double[]> replies = new ArrayList<>(List.of(new double[0], new double[0]));
         List<double[]> arrivals = new ArrayList<>(List.of(new double[0], new double[0]));
@@ -170,20 +207,24 @@ public final class SharingExperiment implements Callable<Integer> {
             Path[] phaseDirs = {dir.resolve("phase-" + (p + 1) + "-first"), dir.resolve("phase-" + (p + 1) + "-second")};
             Process a = drive(first, rates[0], phaseDirs[0]);
             Process b = drive(second, rates[1], phaseDirs[1]);
+            sampler.phaseStarted(a, b);
             await(a, phaseDirs[0]);
             await(b, phaseDirs[1]);
+            List<String> used = sampler.phaseRows(label, p + 1);
+            used.forEach(row -> System.out.println("  cpu: " + row));
+            cpu.addAll(used);
             for (int i = 0; i < 2; i++) {
                 StepFigures figures = GatlingStep.figures(phaseDirs[i], 0, phaseSeconds);
-                rows.add(String.format(Locale.ROOT, "%s,%d,%s,%.1f,%.0f,%.1f", arrangement.label(), p + 1,
+                rows.add(String.format(Locale.ROOT, "%s,%d,%s,%.1f,%.0f,%.1f", label, p + 1,
                         i == 0 ? "first" : "second", rates[i], figures.figure("sessionsCompleted"),
                         figures.perSecond("replies")));
                 replies.set(i, concat(replies.get(i), column(phaseDirs[i], "replies")));
                 arrivals.set(i, concat(arrivals.get(i), column(phaseDirs[i], "sessions_started")));
             }
         }
-        Charts.flashCrowd(dir.resolve("throughput.png"), arrangement.label() + ": replies/s",
+        Charts.flashCrowd(dir.resolve("throughput.png"), label + ": replies/s",
                 List.of("first", "second"), replies);
-        Charts.flashCrowd(dir.resolve("arrivals.png"), arrangement.label() + ": sessions started/s",
+        Charts.flashCrowd(dir.resolve("arrivals.png"), label + ": sessions started/s",
                 List.of("first", "second"), arrivals);
         return rows;
     }
@@ -195,7 +236,26 @@ public final class SharingExperiment implements Callable<Integer> {
         cgroups.remove("second");
     }
 
-    private Process startManager(Arrangement arrangement, long firstPid, long secondPid, Path dir) throws IOException {
+    private long periodMillis() {
+        return millis(period);
+    }
+
+    /** The CFS period a variant's manager writes: the baseline's and the default's are the manager's defaults. */
+    private static long quotaPeriodMicros(String quotaPeriod) {
+        return quotaPeriod.equals(BASELINE) ? QuotaCgroups.DEFAULT_PERIOD_MICROS
+                : quotaPeriod.isEmpty() ? ConfigFile.DEFAULT_QUOTA_PERIOD.toNanos() / 1000 : 1000 * millis(quotaPeriod);
+    }
+
+    /** A duration as the manager's configuration writes it: 500ms, 1s, 1m. */
+    private static long millis(String duration) {
+        String p = duration.trim();
+        return p.endsWith("ms") ? Long.parseLong(p.substring(0, p.length() - 2))
+                : p.endsWith("s") ? 1000 * Long.parseLong(p.substring(0, p.length() - 1))
+                : 60_000 * Long.parseLong(p.substring(0, p.length() - 1));
+    }
+
+    private Process startManager(Arrangement arrangement, String quotaPeriod, long firstPid, long secondPid, Path dir)
+            throws IOException {
         Files.writeString(dir.resolve("first.pid"), firstPid + "\n");
         Files.writeString(dir.resolve("second.pid"), secondPid + "\n");
         Path config = Files.writeString(dir.resolve("cpu-manager.yaml"), String.format(Locale.ROOT, """
@@ -205,16 +265,19 @@ public final class SharingExperiment implements Callable<Integer> {
                 share: %s
                 minCpus: 0.1
                 metricsPort: 0
-                applications:
+                %sapplications:
                   - name: first
                     pidFile: first.pid
                     priority: %d
                   - name: second
                     pidFile: second.pid
                     priority: 1
-                """, period, arrangement.share, arrangement.firstPriority));
-        return new ProcessBuilder(java(), "-Xmx64m", "-jar", root.resolve("cpu-manager/target/tlsadmit-cpu-manager.jar")
-                .toString(), "--config", config.toString(), "--csv", dir.resolve("cpu-manager.csv").toString())
+                """, period, arrangement.share,
+                quotaPeriod.isEmpty() || quotaPeriod.equals(BASELINE) ? "" : "quotaPeriod: " + quotaPeriod + "\n",
+                arrangement.firstPriority));
+        Path jar = quotaPeriod.equals(BASELINE) ? baselineJar.toAbsolutePath()
+                : root.resolve("cpu-manager/target/tlsadmit-cpu-manager.jar");
+        return new ProcessBuilder(java(), "-Xmx64m", "-jar", jar.toString(), "--config", config.toString(), "--csv", dir.resolve("cpu-manager.csv").toString())
                 .redirectErrorStream(true).redirectOutput(dir.resolve("cpu-manager.log").toFile()).start();
     }
 

@@ -21,11 +21,15 @@ class SharePolicyTest {
     @CsvSource(delimiter = '|', textBlock = """
         requests fit: each its request, spare split evenly           | 2 | 0   | true  | a:1:0.5 b:1:0.7   | 0.9 1.1
         requests fit: spare split 2:1 by priority                    | 2 | 0   | true  | a:2:0.5 b:1:0.5   | 1.166667 0.833333
-        overload, equal priority: in proportion to requests          | 2 | 0   | true  | a:1:3 b:1:1       | 1.5 0.5
+        overload, equal priority: in proportion to requests          | 2 | 0   | true  | a:1:1.5 b:1:0.5   | 1.5 0.5
+        a request above the host counts as the host (3 as 2)         | 2 | 0   | true  | a:1:3 b:1:1       | 1.333333 0.666667
+        a low priority's spike does not crowd out the high one       | 2 | 0   | true  | a:2:1.34 b:1:8    | 1.145299 0.854701
+        at most what a server could get: the host less the floors    | 2 | 0.1 | true  | a:1:5 b:1:1       | 1.3 0.7
         overload, priority 2:1, equal requests                       | 2 | 0   | true  | a:2:2 b:1:2       | 1.333333 0.666667
         study-like 4 CPUs, priority 2:1, 3 CPUs each requested       | 4 | 0   | true  | a:2:3 b:1:3       | 2.666667 1.333333
         sharing: a high-priority server capped at its request        | 2 | 0   | true  | a:3:0.5 b:1:3     | 0.5 1.5
-        no sharing downwards: it keeps the rest                      | 2 | 0   | false | a:3:0.5 b:1:3     | 0.666667 1.333333
+        no sharing downwards: it keeps the rest                      | 2 | 0   | false | a:3:0.5 b:1:2     | 0.857143 1.142857
+        no sharing downwards, the other's request counted as 2       | 2 | 0   | false | a:3:0.5 b:1:3     | 0.857143 1.142857
         sharing among three: two capped, the third gets the rest     | 2 | 0   | true  | a:2:0.1 b:3:0.3 c:1:1.8 | 0.1 0.3 1.6
         no sharing downwards among three: c gets only its share      | 2 | 0   | false | a:2:0.1 b:3:0.3 c:1:1.8 | 0.137931 0.620690 1.241379
         floor: an idle server keeps minCpus                          | 2 | 0.1 | true  | a:1:5 b:1:0       | 1.9 0.1

@@ -150,9 +150,8 @@ public final class AdaptiveSettings {
             return quantity.group(1) != null ? Double.parseDouble(quantity.group(1))
                     : Double.parseDouble(quantity.group(2)) / 1000;
         }
-        String placeholder = value.contains("${")
-                ? " (an unresolved ${...}: is the variable set, and org.apache.tomcat.util.digester.PROPERTY_SOURCE"
-                + " set to org.apache.tomcat.util.digester.EnvironmentPropertySource?)" : "";
+        // How the server resolves placeholders is the adapter's to explain (Tomcat: AdmissionNioProtocol).
+        String placeholder = value.contains("${") ? " (an unresolved ${...}: is the variable set?)" : "";
         throw new IllegalArgumentException(AdmissionController.CPUS + " must be a number of CPUs (0 = detect), decimal"
                 + " (1.5) or in millicores (1500m), was \"" + value + "\"" + placeholder);
     }

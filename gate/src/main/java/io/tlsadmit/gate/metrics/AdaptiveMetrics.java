@@ -31,9 +31,8 @@ final class AdaptiveMetrics {
         boolean histogram = registry instanceof PrometheusMeterRegistry prometheus
                 && HandshakeCpuHistogram.register(prometheus, gates);
         for (ConnectorGate gate : gates) {
-            if (gate.budget() instanceof AdmissionController controller) {
-                bind(registry, gate.name(), controller, !histogram);
-            }
+            gate.budget().view(AdmissionController.class)
+                    .ifPresent(controller -> bind(registry, gate.name(), controller, !histogram));
         }
     }
 

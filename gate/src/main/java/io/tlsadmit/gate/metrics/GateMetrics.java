@@ -5,8 +5,7 @@ import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tlsadmit.admission.HandshakeKind;
-import io.tlsadmit.admission.StaticBudget;
-import io.tlsadmit.admission.control.AdmissionController;
+import io.tlsadmit.admission.TokenBucket;
 import io.tlsadmit.classifier.TlsVersion;
 import io.tlsadmit.classifier.Verdict;
 import io.tlsadmit.gate.ConnectorGate;
@@ -131,10 +130,8 @@ public final class GateMetrics {
     }
 
     private static double refilledTokens(ConnectorGate gate) {
-        if (gate.budget() instanceof AdmissionController adaptive) {
-            return adaptive.bucket().refilledTokens();
-        }
-        return gate.budget() instanceof StaticBudget budget ? budget.bucket().refilledTokens() : 0;
+        TokenBucket bucket = gate.budget().bucket();
+        return bucket == null ? 0 : bucket.refilledTokens();
     }
 
     private static void counter(MeterRegistry registry, ConnectorGate gate, String name, String description,

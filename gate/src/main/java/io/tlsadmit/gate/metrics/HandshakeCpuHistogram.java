@@ -38,7 +38,8 @@ final class HandshakeCpuHistogram implements Collector {
 
     private HandshakeCpuHistogram(List<ConnectorGate> gates) {
         for (ConnectorGate gate : gates) {
-            if (gate.budget() instanceof AdmissionController controller) {
+            AdmissionController controller = gate.budget().view(AdmissionController.class).orElse(null);
+            if (controller != null) {
                 for (HandshakeKind kind : HandshakeKind.values()) {
                     for (TlsVersion version : TlsVersion.values()) {
                         series.add(new Series(Labels.of(GateMetrics.CONNECTOR, gate.name(),

@@ -27,7 +27,7 @@ public class TlsAdmitProperties {
     static final Set<String> CONNECTOR_ATTRIBUTES = Set.of("budget", "maxFullHandshakesPerSecond",
             "fullHandshakeBurst", "connectionsPerNewUser", RefuseAction.ATTRIBUTE, "nativePeek",
             RenegotiationPolicy.ATTRIBUTE, "helloTimeout", "maxPendingHellos", "maxPendingHellosPerSource",
-            "shortestWorkFirst", "cpus", "targetUtilization", "controlPeriod", "minFullHandshakesPerSecond",
+            "shortestWorkFirst", "warmUpHandshakes", "cpus", "targetUtilization", "controlPeriod", "minFullHandshakesPerSecond",
             "queueDelayTarget", "initialFullHandshakeCost", "mode", "bypassAddresses");
 
     /** Which budget decides new full handshakes (the gate's {@code budget} attribute). */
@@ -104,6 +104,12 @@ public class TlsAdmitProperties {
      */
     private Boolean shortestWorkFirst;
 
+    /**
+     * Full TLS handshakes run in memory before the connector accepts, so that the first clients do not pay for the
+     * JIT (default 64; 0 = none).
+     */
+    private Integer warmUpHandshakes;
+
     /** adaptive: CPUs to plan for instead of detecting them (cgroup quota, affinity); 0 = detect (the default). */
     private Double cpus;
 
@@ -172,6 +178,7 @@ public class TlsAdmitProperties {
         put(attributes, "maxPendingHellos", maxPendingHellos);
         put(attributes, "maxPendingHellosPerSource", maxPendingHellosPerSource);
         put(attributes, "shortestWorkFirst", shortestWorkFirst);
+        put(attributes, "warmUpHandshakes", warmUpHandshakes);
         put(attributes, "cpus", cpus);
         put(attributes, "targetUtilization", targetUtilization);
         put(attributes, "controlPeriod", controlPeriod == null ? null : controlPeriod.toMillis());
@@ -281,6 +288,14 @@ public class TlsAdmitProperties {
 
     public void setMaxPendingHellosPerSource(Integer maxPendingHellosPerSource) {
         this.maxPendingHellosPerSource = maxPendingHellosPerSource;
+    }
+
+    public Integer getWarmUpHandshakes() {
+        return warmUpHandshakes;
+    }
+
+    public void setWarmUpHandshakes(Integer warmUpHandshakes) {
+        this.warmUpHandshakes = warmUpHandshakes;
     }
 
     public Boolean getShortestWorkFirst() {

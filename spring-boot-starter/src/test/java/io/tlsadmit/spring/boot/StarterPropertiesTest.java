@@ -41,7 +41,7 @@ class StarterPropertiesTest {
                 "tlsadmit.connections-per-new-user=1", "tlsadmit.refuse-action=reset",
                 "tlsadmit.client-renegotiation=charge", "tlsadmit.hello-timeout=5s",
                 "tlsadmit.max-pending-hellos=100", "tlsadmit.max-pending-hellos-per-source=20",
-                "tlsadmit.native-peek=false", "tlsadmit.shortest-work-first=false",
+                "tlsadmit.native-peek=false", "tlsadmit.shortest-work-first=false", "tlsadmit.warm-up-handshakes=3",
                 "tlsadmit.metrics-path=/gate/metrics", "tlsadmit.metrics-allow=127\\.0\\.0\\.1",
                 "tlsadmit.new-session-policy=off")) {
             AdmissionNioProtocol protocol = assertInstanceOf(AdmissionNioProtocol.class,
@@ -56,6 +56,7 @@ class StarterPropertiesTest {
             assertEquals("100", protocol.getMaxPendingHellos());
             assertEquals("20", protocol.getMaxPendingHellosPerSource());
             assertEquals("false", protocol.getNativePeek());
+            assertEquals("3", protocol.getWarmUpHandshakes());
             assertFalse(protocol.getExecutor() instanceof ShortestWorkFirstExecutor, "shortest-work-first=false");
             GateMXBean gate = app.gate();
             gateName = new ObjectName(AdmissionNioProtocol.JMX_DOMAIN + ":type=Gate,connector=" + protocol.getName());
