@@ -14,7 +14,7 @@ import io.tlsadmit.classifier.ClientHello;
 import io.tlsadmit.classifier.Verdict;
 import io.tlsadmit.gate.ConnectionAdmission;
 import io.tlsadmit.gate.ConnectorGate;
-import io.tlsadmit.gate.Decision;
+import io.tlsadmit.gate.HelloAdmission;
 import io.tlsadmit.gate.HelloRecords;
 import io.tlsadmit.gate.LateGate;
 import io.tlsadmit.gate.RefuseAction;
@@ -53,6 +53,7 @@ final class AdmissionHandler extends ChannelDuplexHandler {
     private final NettyGate owner;
     private final ConnectorGate gate;
     private final ConnectionAdmission connection;
+    private final HelloAdmission admission;
     private final ServerHelloObserver serverHello = new ServerHelloObserver();
     /** The bytes received before the decision; null once passed on or released. */
     private ByteBuf held;
@@ -72,6 +73,32 @@ final class AdmissionHandler extends ChannelDuplexHandler {
         this.owner = owner;
         this.gate = owner.gate();
         this.connection = new ConnectionAdmission(gate);
+        this.admission = new HelloAdmission(connection, new HelloAdmission.Server() {
+            @Override
+            public int maxHelloBuffer() {
+                return owner.maxHelloBuffer();
+            }
+
+            @Override
+            public long helloTimeoutNanos() {
+                return owner.helloTimeoutNanos();
+            }
+
+            @Override
+            public boolean isLateGated() {
+                return lateGated; // per channel: the engine decides
+            }
+
+            @Override
+            public boolean canVerifySessionIds() {
+                return owner.canVerifySessionIds();
+            }
+
+            @Override
+            public boolean isSessionCached(String sniHostName, byte[] sessionId, int length) {
+                return owner.isSessionCached(sessionId, length);
+            }
+        });
     }
 
     @Override
@@ -79,6 +106,7 @@ final class AdmissionHandler extends ChannelDuplexHandler {
         long now = System.nanoTime();
         SocketAddress remote = ctx.channel().remoteAddress();
         connection.reset(now, SourcePrefix.of(remote), SourcePrefix.host(remote));
+        admission.reset();
         SslHandler ssl = ctx.pipeline().get(SslHandler.class);
         if (ssl != null) {
             engine = ssl.engine();
@@ -116,24 +144,27 @@ final class AdmissionHandler extends ChannelDuplexHandler {
         }
         hold(ctx, bytes);
         ByteBuffer view = held.nioBuffer(held.readerIndex(), held.readableBytes());
-        ClientHello hello = HELLOS.get();
-        Verdict verdict = gate.classifier().classify(view, hello, owner.sessionIds());
-        if (verdict == Verdict.INCOMPLETE) {
-            return;
+        ClientHello scratch = HELLOS.get();
+        // WAIT and GROW alike: the held buffer grows with every read; HelloAdmission bounds it (maxHelloBuffer)
+        switch (admission.onBytes(view, false, System.nanoTime(), scratch)) {
+            case WAIT, GROW -> {
+                return;
+            }
+            case REFUSE -> {
+                stopWaiting();
+                refused(ctx);
+                return;
+            }
+            case ADMIT -> stopWaiting();
         }
-        int helloBytes = hello.helloLength() + 4;
-        stopWaiting();
-        Decision decision = gate.decide(connection, verdict, System.nanoTime(), lateGated);
-        if (decision == Decision.REFUSED) {
-            refuse(ctx);
-            return;
-        }
+        int helloBytes = scratch.helloLength() + 4;
+        Verdict verdict = connection.verdict();
         if (engine != null && gate.blockNewSession(connection)) {
             engine.setEnableSessionCreation(false); // the JDK's engine honours it; OpenSSL's ignores false
         }
         ByteBuf hold = held;
         held = null;
-        if (verdict.isHandshake() && hello.records() > 1) {
+        if (verdict != null && verdict.isHandshake() && scratch.records() > 1) {
             hold = coalesced(ctx, hold, helloBytes);
         }
         passOn(ctx, hold);
@@ -295,6 +326,17 @@ final class AdmissionHandler extends ChannelDuplexHandler {
             helloTimeout = null;
         }
         gate.pendingHellos().remove(pending);
+    }
+
+    /** The state machine said close: the gate's own refusals are counted; a timeout is counted here. */
+    private void refused(ChannelHandlerContext ctx) {
+        if (admission.refusal() == HelloAdmission.Refusal.HELLO_TIMEOUT) {
+            gate.slowHelloClosed(SlowHelloReason.TIMEOUT);
+            gate.abandoned(connection);
+        } else if (admission.refusal() == HelloAdmission.Refusal.CLIENT_LEFT) {
+            gate.abandoned(connection);
+        }
+        refuse(ctx);
     }
 
     /** Closed before the {@code SslHandler} saw a byte: nothing is logged, the budget is the metric. */

@@ -5,7 +5,7 @@ import io.netty.handler.ssl.JdkSslContext;
 import io.netty.handler.ssl.SslContext;
 import io.tlsadmit.admission.control.AdmissionController;
 import io.tlsadmit.admission.control.ControlLoop;
-import io.tlsadmit.classifier.SessionIdLookup;
+import io.tlsadmit.classifier.ServerPolicy;
 import io.tlsadmit.gate.ConnectorGate;
 import io.tlsadmit.gate.GateSettings;
 import io.tlsadmit.gate.LateGateKeyManager;
@@ -13,6 +13,7 @@ import io.tlsadmit.gate.SlowHelloLimits;
 import io.tlsadmit.gate.source.AddressRanges;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLSessionContext;
@@ -37,12 +38,13 @@ public final class NettyGate implements AutoCloseable {
 
     /** Netty has no connection limit or timeout of its own to derive the slow-hello limits from. */
     private static final long DEFAULT_CONNECTION_TIMEOUT_MILLIS = 20_000;
+    private static final int MAX_HELLO_BUFFER = 4 * (ServerPolicy.DEFAULT.maxHelloLength() + 9);
 
     private final ConnectorGate gate;
     private final AddressRanges bypass;
     private final ControlLoop controlLoop;
     private volatile boolean lateGated;
-    private volatile SessionIdLookup sessionIds;
+    private volatile SSLSessionContext sessions;
 
     private NettyGate(ConnectorGate gate, AddressRanges bypass, ControlLoop controlLoop) {
         this.gate = gate;
@@ -113,8 +115,7 @@ public final class NettyGate implements AutoCloseable {
      */
     public void sessionCache(SslContext context) {
         if (context instanceof JdkSslContext) {
-            SSLSessionContext sessions = context.sessionContext();
-            sessionIds = (id, length) -> sessions.getSession(Arrays.copyOf(id, length)) != null;
+            sessions = context.sessionContext();
         }
     }
 
@@ -130,8 +131,24 @@ public final class NettyGate implements AutoCloseable {
         return lateGated;
     }
 
-    SessionIdLookup sessionIds() {
-        return sessionIds;
+    /** A hello in records of ~4 bytes each still fits (Tomcat's connector allows the same). */
+    int maxHelloBuffer() {
+        return MAX_HELLO_BUFFER;
+    }
+
+    long helloTimeoutNanos() {
+        SlowHelloLimits limits = gate.slowHelloLimits();
+        return TimeUnit.MILLISECONDS.toNanos(limits == null ? DEFAULT_CONNECTION_TIMEOUT_MILLIS : limits.helloTimeoutMillis());
+    }
+
+    boolean canVerifySessionIds() {
+        return sessions != null;
+    }
+
+    /** The JDK engine's one session cache; the SNI host name does not select another in Netty. */
+    boolean isSessionCached(byte[] sessionId, int length) {
+        SSLSessionContext cache = sessions;
+        return cache != null && cache.getSession(Arrays.copyOf(sessionId, length)) != null;
     }
 
     AddressRanges bypass() {
