@@ -39,6 +39,8 @@ public final class ConnectorGate {
     /** A browser opens its first page's connections within a few hundred ms; 2 s covers a slow one. */
     static final long SESSION_GRACE_WINDOW_NANOS = TimeUnit.SECONDS.toNanos(2);
     static final int SESSION_GRACE_HOSTS = 4096;
+    /** What false offers found only afterwards ({@link #uncheckedFullHandshake}) may owe the budget at once. */
+    public static final long FALSE_OFFER_DEBT = 64;
     /** Browsers open at most six connections per host name (HTTP/1.1). */
     public static final int DEFAULT_CONNECTIONS_PER_NEW_USER = 6;
 
@@ -310,6 +312,25 @@ public final class ConnectorGate {
         connection.refusedLate();
         counters.lateRefusal(verdict, LateRefusal.CERTIFICATE);
         return false;
+    }
+
+    /**
+     * Without a late gate (an engine that asks for the certificate whether or not it will resume, as
+     * BoringSSL does through Netty): the server's first flight showed a full handshake that nothing
+     * charged, so the offer to resume was false. The work is done; it is charged now, on credit of at
+     * most {@link #FALSE_OFFER_DEBT} tokens, so the next new clients wait for it and the rate holds on
+     * average, and its source is remembered, so that its next offers are charged before the handshake.
+     * Call after {@link #serverFlight} reported {@link HandshakeKind#FULL}.
+     */
+    public void uncheckedFullHandshake(ConnectionAdmission connection, long nowNanos) {
+        if (connection.isFullHandshakeCharged() || connection.isRefusedLate() || connection.isRenegotiating()) {
+            return;
+        }
+        falseResumptions.record(connection.source(), nowNanos);
+        if (mode == GateMode.ENFORCE) {
+            budget.tryAcquireFullOnCredit(FALSE_OFFER_DEBT);
+        }
+        connection.chargedLate();
     }
 
     /**

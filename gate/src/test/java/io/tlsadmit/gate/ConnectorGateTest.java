@@ -171,6 +171,25 @@ class ConnectorGateTest {
     }
 
     @Test
+    void withoutALateGateAFalseOfferFoundFromTheTruthIsChargedOnCreditAndItsSourceDistrusted() {
+        open(1, 1);
+        for (int i = 0; i < 3; i++) {
+            ConnectionAdmission forged = connection();
+            assertEquals(Decision.ADMITTED, gate.decide(forged, Verdict.RESUME_PSK, clock.get(), false));
+            gate.serverFlight(forged, HandshakeKind.FULL, 0x0304, clock.get());
+            gate.uncheckedFullHandshake(forged, clock.get());
+            gate.uncheckedFullHandshake(forged, clock.get()); // once per handshake
+        }
+        assertEquals(-2, budget.availableTokens(), 1e-9);
+        assertEquals(Decision.REFUSED, gate.decide(connection(), Verdict.RESUME_PSK, clock.get(), false));
+        ConnectionAdmission genuine = connection();
+        genuine.reset(clock.get(), OTHER_SOURCE, OTHER_HOST);
+        assertEquals(Decision.ADMITTED, gate.decide(genuine, Verdict.RESUME_PSK, clock.get(), false));
+        gate.serverFlight(genuine, HandshakeKind.RESUMED, 0x0304, clock.get());
+        assertEquals(-2, budget.availableTokens(), 1e-9);
+    }
+
+    @Test
     void aClientRenegotiationIsRefusedByDefault() {
         ConnectionAdmission connection = connection();
         gate.decide(connection, Verdict.RESUME_TICKET, clock.get(), true);

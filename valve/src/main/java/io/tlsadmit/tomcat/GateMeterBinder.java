@@ -3,6 +3,7 @@ package io.tlsadmit.tomcat;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.tlsadmit.gate.ConnectorGate;
+import io.tlsadmit.gate.metrics.GateMetrics;
 import java.util.List;
 
 /**

@@ -1,5 +1,6 @@
 package io.tlsadmit.tomcat;
 
+import io.tlsadmit.gate.LateGateKeyManager;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.X509ExtendedKeyManager;
 import org.apache.tomcat.util.net.SSLHostConfigCertificate;

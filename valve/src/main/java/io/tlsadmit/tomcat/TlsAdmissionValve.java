@@ -3,6 +3,7 @@ package io.tlsadmit.tomcat;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tlsadmit.gate.ConnectorGate;
+import io.tlsadmit.gate.metrics.GateMetrics;
 import io.tlsadmit.gate.source.AddressRanges;
 import jakarta.servlet.ServletException;
 import java.io.IOException;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.tlsadmit.testing.Promtool;
 import io.tlsadmit.testing.ConnectorSpec;
 import io.tlsadmit.testing.OpenSslClient;
 import io.tlsadmit.testing.PrometheusScrape;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tlsadmit.testing.Promtool;
 import io.tlsadmit.testing.OpenSslClient;
 import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;

@@ -12,6 +12,7 @@ import io.tlsadmit.admission.StaticBudget;
 import io.tlsadmit.admission.control.AdmissionController;
 import io.tlsadmit.gate.ConnectorGate;
 import io.tlsadmit.gate.RefuseAction;
+import io.tlsadmit.testing.Promtool;
 import io.tlsadmit.testing.PrometheusScrape;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.tlsadmit.tomcat;
+package io.tlsadmit.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,13 +16,13 @@ import java.util.concurrent.TimeUnit;
  * installed by bin/prerequisites). Without promtool the check is skipped with a note, except in CI
  * ({@code CI=true}), where a missing linter must not pass for a clean exposition.
  */
-final class Promtool {
+public final class Promtool {
 
     private Promtool() {
     }
 
     /** Fails on any complaint promtool prints about {@code exposition}. */
-    static void checkMetrics(String exposition) throws IOException, InterruptedException {
+    public static void checkMetrics(String exposition) throws IOException, InterruptedException {
         Path promtool = installed().orElse(null);
         if (promtool == null) {
             String note = "promtool is not installed (Debian package 'prometheus', bin/prerequisites installs it)";

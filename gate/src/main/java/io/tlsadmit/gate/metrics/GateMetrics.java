@@ -1,4 +1,4 @@
-package io.tlsadmit.tomcat;
+package io.tlsadmit.gate.metrics;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
@@ -20,15 +20,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Micrometer meters over the counters of the gates of one Tomcat service, one series per connector
- * (label {@code connector}, the connector's name as Tomcat logs it): connectors have budgets of their
+ * Micrometer meters over the counters of the gates of one server (a Tomcat service, a Netty server), one
+ * series per connector (label {@code connector}: the connector's name as Tomcat logs it, or the name a Netty
+ * gate was given): connectors have budgets of their
  * own, and a sum would hide which one refuses. Every meter is a function of the gate's own counters,
  * so the hot path never touches Micrometer.
  */
-final class GateMetrics {
+public final class GateMetrics {
 
     /** The label that tells connectors apart, on every family. */
-    static final String CONNECTOR = "connector";
+    public static final String CONNECTOR = "connector";
 
     private static final String HANDSHAKES = "Handshakes by truth and version, counted when the server sends its first"
             + " flight (a certificate sent is a full handshake done, whether or not the client finishes)";
@@ -36,7 +37,8 @@ final class GateMetrics {
     private GateMetrics() {
     }
 
-    static void bind(MeterRegistry registry, List<ConnectorGate> gates) {
+    /** Binds the meters of {@code gates} (and of their adaptive budgets) to {@code registry}. */
+    public static void bind(MeterRegistry registry, List<ConnectorGate> gates) {
         for (ConnectorGate gate : gates) {
             bind(registry, gate);
         }

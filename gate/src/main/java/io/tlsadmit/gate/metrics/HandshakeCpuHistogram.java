@@ -1,4 +1,4 @@
-package io.tlsadmit.tomcat;
+package io.tlsadmit.gate.metrics;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.Collector;
@@ -15,8 +15,6 @@ import io.tlsadmit.gate.ConnectorGate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.apache.juli.logging.Log;
-import org.apache.juli.logging.LogFactory;
 
 /**
  * {@code tlsadmit_handshake_cpu_seconds} as a Prometheus histogram, read from the buckets the adaptive
@@ -30,7 +28,8 @@ final class HandshakeCpuHistogram implements Collector {
     static final String NAME = "tlsadmit_handshake_cpu_seconds";
     static final String HELP = "Server CPU time of handshakes (thread CPU over every step), by truth and version";
 
-    private static final Log log = LogFactory.getLog(HandshakeCpuHistogram.class);
+    // System.Logger: server-neutral, and Tomcat routes it to JULI like any java.util.logging output
+    private static final System.Logger log = System.getLogger(HandshakeCpuHistogram.class.getName());
 
     private record Series(Labels labels, HandshakeCost cost, HandshakeKind kind, TlsVersion version) {
     }
@@ -66,7 +65,7 @@ final class HandshakeCpuHistogram implements Collector {
             return true;
         } catch (IllegalArgumentException | IllegalStateException e) {
             // bound twice to one registry: the first binding's histogram stays, the timer would clash with it
-            log.debug("tlsadmit: " + NAME + " is registered already: " + e.getMessage());
+            log.log(System.Logger.Level.DEBUG, "tlsadmit: " + NAME + " is registered already: " + e.getMessage());
             return true;
         }
     }

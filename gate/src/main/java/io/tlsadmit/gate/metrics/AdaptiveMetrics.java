@@ -1,4 +1,4 @@
-package io.tlsadmit.tomcat;
+package io.tlsadmit.gate.metrics;
 
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;

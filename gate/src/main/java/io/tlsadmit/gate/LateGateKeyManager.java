@@ -1,7 +1,5 @@
-package io.tlsadmit.tomcat;
+package io.tlsadmit.gate;
 
-import io.tlsadmit.gate.ConnectionAdmission;
-import io.tlsadmit.gate.LateGate;
 import java.net.Socket;
 import java.security.Principal;
 import java.security.PrivateKey;
@@ -20,15 +18,18 @@ import javax.net.ssl.X509ExtendedKeyManager;
  * <p>JDK 25 also asks while it decodes a stateless session ticket, to restore the local certificate
  * the smaller tickets no longer carry (JDK-8357033). That is not a full handshake and is let through;
  * it is recognised by the session being built from the ticket on the call stack.
+ *
+ * <p>Server-neutral: Tomcat's JSSE connectors and the Netty gate (JDK and OpenSSL engines) wrap their key
+ * managers with it.
  */
-final class LateGateKeyManager extends X509ExtendedKeyManager {
+public final class LateGateKeyManager extends X509ExtendedKeyManager {
 
     private static final String TICKET_DECODER = "sun.security.ssl.SSLSessionImpl";
     private static final StackWalker STACK = StackWalker.getInstance();
 
     private final X509ExtendedKeyManager delegate;
 
-    LateGateKeyManager(X509ExtendedKeyManager delegate) {
+    public LateGateKeyManager(X509ExtendedKeyManager delegate) {
         this.delegate = delegate;
     }
 

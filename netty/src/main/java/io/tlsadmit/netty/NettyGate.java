@@ -1,0 +1,162 @@
+package io.tlsadmit.netty;
+
+import io.netty.channel.ChannelHandler;
+import io.netty.handler.ssl.JdkSslContext;
+import io.netty.handler.ssl.SslContext;
+import io.tlsadmit.admission.control.AdmissionController;
+import io.tlsadmit.admission.control.ControlLoop;
+import io.tlsadmit.classifier.ServerPolicy;
+import io.tlsadmit.gate.ConnectorGate;
+import io.tlsadmit.gate.GateSettings;
+import io.tlsadmit.gate.LateGateKeyManager;
+import io.tlsadmit.gate.SlowHelloLimits;
+import io.tlsadmit.gate.source.AddressRanges;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLSessionContext;
+import javax.net.ssl.X509ExtendedKeyManager;
+
+/**
+ * The gate of one Netty TLS server: one budget shared by all its channels. Put {@link #newHandler()} in
+ * each channel's pipeline right before the {@code SslHandler}, and build the server's {@code SslContext}
+ * with {@link #keyManager} so that an offer to resume that turns into a full handshake is charged too
+ * (the late gate; JDK engine only, see {@link #keyManager(KeyManagerFactory)}). Thread-safe;
+ * {@link #close()} stops the adaptive budget's control loop.
+ *
+ * <pre>{@code
+ * GateSettings settings = new GateSettings();          // budget="adaptive" by default
+ * NettyGate gate = NettyGate.start("https", settings);
+ * SslContext tls = SslContextBuilder.forServer(gate.keyManager(keyManagerFactory)).build();
+ * // in the ChannelInitializer:
+ * ch.pipeline().addLast(gate.newHandler(), tls.newHandler(ch.alloc()), new HttpServerCodec(), ...);
+ * }</pre>
+ */
+public final class NettyGate implements AutoCloseable {
+
+    /** Netty has no connection limit or timeout of its own to derive the slow-hello limits from. */
+    private static final long DEFAULT_CONNECTION_TIMEOUT_MILLIS = 20_000;
+    private static final int MAX_HELLO_BUFFER = 4 * (ServerPolicy.DEFAULT.maxHelloLength() + 9);
+
+    private final ConnectorGate gate;
+    private final AddressRanges bypass;
+    private final ControlLoop controlLoop;
+    private volatile boolean lateGated;
+    private volatile SSLSessionContext sessions;
+
+    private NettyGate(ConnectorGate gate, AddressRanges bypass, ControlLoop controlLoop) {
+        this.gate = gate;
+        this.bypass = bypass;
+        this.controlLoop = controlLoop;
+    }
+
+    /**
+     * A gate configured like a Tomcat connector's (the same attribute names and defaults,
+     * valve/README.md), started: an adaptive budget ticks from now on.
+     *
+     * @param name the {@code connector} label of the metrics
+     * @throws IllegalArgumentException naming the setting that is wrong
+     */
+    public static NettyGate start(String name, GateSettings settings) {
+        Objects.requireNonNull(settings, "settings");
+        ConnectorGate gate = new ConnectorGate(name, settings.newBudget(), settings.refuseActionValue(),
+                settings.clientRenegotiationValue(), settings.connectionsPerNewUserValue());
+        gate.mode(settings.modeValue());
+        SlowHelloLimits limits = settings.slowHelloLimits(-1, DEFAULT_CONNECTION_TIMEOUT_MILLIS);
+        gate.slowHelloLimits(limits);
+        ControlLoop loop = null;
+        if (gate.budget() instanceof AdmissionController adaptive) {
+            loop = new ControlLoop(adaptive);
+            loop.start();
+        }
+        return new NettyGate(gate, settings.bypassAddressesValue(), loop);
+    }
+
+    /** The server-neutral gate: its counters, budget and mode. */
+    public ConnectorGate gate() {
+        return gate;
+    }
+
+    /** A handler for one new channel, to be added right before the channel's {@code SslHandler}. */
+    public ChannelHandler newHandler() {
+        return new AdmissionHandler(this);
+    }
+
+    /**
+     * The late gate around the server's key manager. The JDK's engine asks it for a certificate only when
+     * it has committed to a full handshake, so a false offer to resume is charged there, and refused
+     * without a certificate when the budget is empty. BoringSSL ({@code SslProvider.OPENSSL}) asks in every
+     * handshake, resumptions included: on its engines the wrapper charges nothing, and a false offer is
+     * charged once the server's first flight shows a full handshake (netty/README.md, KeyManagerCallsTest).
+     *
+     * @throws IllegalArgumentException when the factory has no {@link X509ExtendedKeyManager}
+     */
+    public KeyManager keyManager(KeyManagerFactory delegate) {
+        for (KeyManager manager : delegate.getKeyManagers()) {
+            if (manager instanceof X509ExtendedKeyManager extended) {
+                return keyManager(extended);
+            }
+        }
+        throw new IllegalArgumentException("the key manager factory has no X509ExtendedKeyManager: "
+                + Arrays.toString(delegate.getKeyManagers()));
+    }
+
+    public KeyManager keyManager(X509ExtendedKeyManager delegate) {
+        lateGated = true;
+        return new LateGateKeyManager(delegate);
+    }
+
+    /**
+     * Lets the gate ask the server's TLS 1.2 session cache whether a session id will resume, so that an
+     * unknown id is charged as the new handshake it is. Only the JDK engine's cache answers from Java;
+     * for OpenSSL this does nothing, and an unknown id is charged by the late gate instead.
+     */
+    public void sessionCache(SslContext context) {
+        if (context instanceof JdkSslContext) {
+            sessions = context.sessionContext();
+        }
+    }
+
+    /** Stops the adaptive budget's control loop; the budget keeps its last rate. */
+    @Override
+    public void close() {
+        if (controlLoop != null) {
+            controlLoop.close();
+        }
+    }
+
+    boolean isLateGated() {
+        return lateGated;
+    }
+
+    /** A hello in records of ~4 bytes each still fits (Tomcat's connector allows the same). */
+    int maxHelloBuffer() {
+        return MAX_HELLO_BUFFER;
+    }
+
+    long helloTimeoutNanos() {
+        SlowHelloLimits limits = gate.slowHelloLimits();
+        return TimeUnit.MILLISECONDS.toNanos(limits == null ? DEFAULT_CONNECTION_TIMEOUT_MILLIS : limits.helloTimeoutMillis());
+    }
+
+    boolean canVerifySessionIds() {
+        return sessions != null;
+    }
+
+    /** The JDK engine's one session cache; the SNI host name does not select another in Netty. */
+    boolean isSessionCached(byte[] sessionId, int length) {
+        SSLSessionContext cache = sessions;
+        return cache != null && cache.getSession(Arrays.copyOf(sessionId, length)) != null;
+    }
+
+    AddressRanges bypass() {
+        return bypass;
+    }
+
+    @Override
+    public String toString() {
+        return "NettyGate[" + gate + (bypass.isEmpty() ? "" : ", bypass " + bypass) + "]";
+    }
+}

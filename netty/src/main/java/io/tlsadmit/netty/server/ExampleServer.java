@@ -1,0 +1,121 @@
+package io.tlsadmit.netty.server;
+
+import io.tlsadmit.gate.GateSettings;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code java -jar netty/target/tlsadmit-netty-server.jar --port P --engine jdk|openssl [--budget static --rate R
+ * --burst B] --metrics-port M}: the example server (netty/README.md). Prints one line when it is listening and
+ * runs until killed.
+ */
+@Command(name = "tlsadmit-netty-server", mixinStandardHelpOptions = true,
+        description = "A Netty 4.2 HTTPS server answering 200 OK, gated by tlsadmit; metrics at"
+                + " http://127.0.0.1:<metrics-port>/tlsadmit/metrics")
+public final class ExampleServer implements Callable<Integer> {
+
+    /** What the server prints once it accepts connections; tests and scripts wait for it. */
+    public static final String READY = "tlsadmit-netty-server: listening on ";
+
+    @Option(names = "--port", required = true, description = "HTTPS port on 127.0.0.1")
+    int port;
+
+    @Option(names = "--engine", defaultValue = "jdk", description = "TLS engine: jdk or openssl (BoringSSL)")
+    String engine;
+
+    @Option(names = "--gate", defaultValue = "on", description = "on, or off to run the same server ungated")
+    String gate;
+
+    @Option(names = "--budget", defaultValue = "adaptive", description = "adaptive or static")
+    String budget;
+
+    @Option(names = "--rate", description = "maxFullHandshakesPerSecond (static: the rate; adaptive: the cap)")
+    String rate;
+
+    @Option(names = "--burst", description = "fullHandshakeBurst")
+    String burst;
+
+    @Option(names = "--connections-per-new-user", description = "connectionsPerNewUser (1: no grace for a new"
+            + " host's further connections)")
+    String connectionsPerNewUser;
+
+    @Option(names = "--refuse-action", defaultValue = "close", description = "close (FIN) or reset (RST)")
+    String refuseAction;
+
+    @Option(names = "--mode", defaultValue = "enforce", description = "enforce or observe")
+    String mode;
+
+    @Option(names = "--metrics-port", defaultValue = "-1",
+            description = "plain-HTTP metrics port on 127.0.0.1 (0: any free port; default: none)")
+    int metricsPort;
+
+    @Option(names = "--key", defaultValue = "rsa", description = "rsa (RSA-2048) or ec (P-256)")
+    String key;
+
+    @Option(names = "--certificate-out", description = "write the generated certificate here (PEM), for clients that verify")
+    Path certificateOut;
+
+    @Option(names = "--threads", defaultValue = "0", description = "event-loop threads (0: Netty's default)")
+    int threads;
+
+    @Override
+    public Integer call() throws Exception {
+        // The JDK engine accepts a client's TLS 1.2 renegotiation by default; the Netty gate does not see one
+        // (it leaves the pipeline after the first handshake), so the example refuses them. BoringSSL never
+        // renegotiates as a server.
+        System.setProperty("jdk.tls.rejectClientInitiatedRenegotiation", "true");
+        GatedHttpsServer.Engine tlsEngine = GatedHttpsServer.Engine.parse(engine);
+        GateSettings settings = switch (gate.trim().toLowerCase(Locale.ROOT)) {
+            case "on" -> settings();
+            case "off" -> null;
+            default -> throw new IllegalArgumentException("--gate must be \"on\" or \"off\", was \"" + gate + "\"");
+        };
+        GeneratedKey generated = GeneratedKey.generate(GeneratedKey.Type.valueOf(key.trim().toUpperCase(Locale.ROOT)));
+        if (certificateOut != null) {
+            Files.writeString(certificateOut, generated.certificatePem(), StandardCharsets.US_ASCII);
+        }
+        GatedHttpsServer server = GatedHttpsServer.start(port, tlsEngine, settings,
+                GatedHttpsServer.keyManagerFactory(generated), metricsPort, threads);
+        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "tlsadmit-netty-server-stop"));
+        System.out.println(READY + "https://127.0.0.1:" + server.port() + " (engine "
+                + tlsEngine.name().toLowerCase(Locale.ROOT) + ", " + (server.gate() == null ? "no gate" : server.gate())
+                + ")" + (server.metricsPort() < 0 ? ""
+                        : ", metrics at http://127.0.0.1:" + server.metricsPort() + MetricsEndpoint.PATH));
+        System.out.flush();
+        new CountDownLatch(1).await();
+        return 0;
+    }
+
+    private GateSettings settings() {
+        GateSettings settings = new GateSettings();
+        settings.setBudget(budget);
+        if (rate != null) {
+            settings.setMaxFullHandshakesPerSecond(rate);
+        }
+        if (burst != null) {
+            settings.setFullHandshakeBurst(burst);
+        }
+        if (connectionsPerNewUser != null) {
+            settings.setConnectionsPerNewUser(connectionsPerNewUser);
+        }
+        settings.setRefuseAction(refuseAction);
+        settings.setMode(mode);
+        return settings;
+    }
+
+    public static void main(String[] args) {
+        CommandLine command = new CommandLine(new ExampleServer());
+        command.setExecutionExceptionHandler((e, cl, parsed) -> {
+            cl.getErr().println("tlsadmit-netty-server: " + e.getMessage());
+            return 2;
+        });
+        System.exit(command.execute(args));
+    }
+}
