@@ -41,8 +41,8 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
     private String shortestWorkFirst = "true";
     /**
      * Full handshakes run in memory before the connector accepts. 64: with JSSE and RSA-4096 the 16th handshake of a
-     * fresh JVM still costs 1.2× a warm one, the 64th 1.03× (measured, docs/benchmarks.md); about 1 s of CPU there,
-     * 0.2 s with RSA-2048.
+     * fresh JVM still costs 1.2× a warm one, the 64th about 1.0× (docs/benchmarks.md section 4); 2.6 s at start on
+     * one CPU there, the JIT compiler included, 0.2–0.8 s with RSA-2048.
      */
     static final int DEFAULT_WARM_UP_HANDSHAKES = 64;
     private String warmUpHandshakes = Integer.toString(DEFAULT_WARM_UP_HANDSHAKES);
