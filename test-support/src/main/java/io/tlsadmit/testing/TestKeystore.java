@@ -11,8 +11,10 @@ import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509ExtendedKeyManager;
 
 /**
  * A PKCS12 keystore holding one self-signed server certificate for {@code localhost} and
@@ -104,6 +106,19 @@ public final class TestKeystore {
 
     public String password() {
         return PASSWORD;
+    }
+
+    /** The server's key manager over this keystore, as a server built on the JDK's {@code KeyManagerFactory} has it. */
+    public X509ExtendedKeyManager keyManager() {
+        try (InputStream in = Files.newInputStream(keystore)) {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(in, PASSWORD.toCharArray());
+            KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            factory.init(store, PASSWORD.toCharArray());
+            return (X509ExtendedKeyManager) factory.getKeyManagers()[0];
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalStateException("Cannot read the key of " + keystore, e);
+        }
     }
 
     /** A client context that trusts exactly this certificate, for the given protocol ({@code "TLSv1.3"}...). */

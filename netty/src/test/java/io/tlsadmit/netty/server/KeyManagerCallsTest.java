@@ -15,22 +15,21 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.tlsadmit.netty.server.GatedHttpsServer.Engine;
+import io.tlsadmit.testing.CountingKeyManager;
 import io.tlsadmit.testing.OpenSslClient;
 import io.tlsadmit.testing.TestKeystore;
-import java.io.InputStream;
+
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.Socket;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.Principal;
-import java.security.PrivateKey;
-import java.security.cert.X509Certificate;
-import java.util.concurrent.atomic.AtomicInteger;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.X509ExtendedKeyManager;
+
+
+
+
+
+
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -51,7 +50,7 @@ class KeyManagerCallsTest {
     @EnumSource(Engine.class)
     void certificateIsAskedForInFullHandshakesOnlyByTheJdkEngine(Engine engine) throws Exception {
         TestKeystore keystore = TestKeystore.create(dir);
-        CountingKeyManager counting = new CountingKeyManager(keyManager(keystore));
+        CountingKeyManager counting = new CountingKeyManager(keystore.keyManager());
         SslContext tls = GatedHttpsServer.sslContext(SslContextBuilder.forServer(counting), engine);
         EventLoopGroup loops = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         try {
@@ -67,11 +66,11 @@ class KeyManagerCallsTest {
             StringBuilder seen = new StringBuilder();
             for (String mechanism : new String[] {"tls13-psk", "tls12-ticket", "tls12-session-id"}) {
                 Path session = Files.createTempFile(dir, mechanism, ".pem");
-                int before = counting.calls.get();
+                int before = counting.calls();
                 OpenSslClient.Result full = client(port, keystore, mechanism).saveSession(session).run();
-                int afterFull = counting.calls.get();
+                int afterFull = counting.calls();
                 OpenSslClient.Result resumed = client(port, keystore, mechanism).resume(session).run();
-                int afterResume = counting.calls.get();
+                int afterResume = counting.calls();
                 assertTrue(full.fullHandshake() && full.httpStatus() == 200, full.output());
                 seen.append(String.format("%s %s: full %d call(s), resumption %s %d call(s)%n", engine, mechanism,
                         afterFull - before, resumed.reused() ? "reused" : "NOT reused", afterResume - afterFull));
@@ -108,64 +107,5 @@ class KeyManagerCallsTest {
             case "tls12-ticket" -> client.tls12();
             default -> client.tls12().noTicket();
         };
-    }
-
-    static X509ExtendedKeyManager keyManager(TestKeystore keystore) throws Exception {
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(keystore.path())) {
-            store.load(in, keystore.password().toCharArray());
-        }
-        KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        factory.init(store, keystore.password().toCharArray());
-        return (X509ExtendedKeyManager) factory.getKeyManagers()[0];
-    }
-
-    /** Counts {@code chooseEngineServerAlias}; everything else is the delegate's. */
-    static final class CountingKeyManager extends X509ExtendedKeyManager {
-        final AtomicInteger calls = new AtomicInteger();
-        private final X509ExtendedKeyManager delegate;
-
-        CountingKeyManager(X509ExtendedKeyManager delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public String chooseEngineServerAlias(String keyType, Principal[] issuers, SSLEngine engine) {
-            String alias = delegate.chooseEngineServerAlias(keyType, issuers, engine);
-            if (alias != null) {
-                calls.incrementAndGet(); // once per handshake: the engines ask per key type until one has a key
-            }
-            return alias;
-        }
-
-        @Override
-        public String chooseServerAlias(String keyType, Principal[] issuers, Socket socket) {
-            return delegate.chooseServerAlias(keyType, issuers, socket);
-        }
-
-        @Override
-        public String[] getServerAliases(String keyType, Principal[] issuers) {
-            return delegate.getServerAliases(keyType, issuers);
-        }
-
-        @Override
-        public String[] getClientAliases(String keyType, Principal[] issuers) {
-            return delegate.getClientAliases(keyType, issuers);
-        }
-
-        @Override
-        public String chooseClientAlias(String[] keyType, Principal[] issuers, Socket socket) {
-            return delegate.chooseClientAlias(keyType, issuers, socket);
-        }
-
-        @Override
-        public X509Certificate[] getCertificateChain(String alias) {
-            return delegate.getCertificateChain(alias);
-        }
-
-        @Override
-        public PrivateKey getPrivateKey(String alias) {
-            return delegate.getPrivateKey(alias);
-        }
     }
 }
