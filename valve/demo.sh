@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 test -f valve/target/tlsadmit-tomcat.jar || { echo "build first: mvn -pl valve -am package -DskipTests" >&2; exit 2; }
 mvn -B -ntp -q -pl valve generate-test-resources        # unpacks the Tomcat tar.gz into valve/target/tomcat
-home=$(ls -d "$PWD"/valve/target/tomcat/apache-tomcat-11.* | head -n 1)
+# The newest: the suite also unpacks older releases there (the compatibility tests), which the gate refuses.
+home=$(ls -d "$PWD"/valve/target/tomcat/apache-tomcat-11.* | sort -V | tail -n 1)
 base=$(mktemp -d /tmp/tlsadmit-demo.XXXX)
 mkdir -p "$base"/{conf,lib,logs,temp,work,webapps/ROOT}
 cp -r "$home"/conf/* "$base/conf/"
@@ -44,7 +45,14 @@ XML
 export CATALINA_HOME="$home" CATALINA_BASE="$base" CATALINA_PID="$base/tomcat.pid"
 "$home/bin/catalina.sh" start >/dev/null
 trap '"$home/bin/catalina.sh" stop 5 -force >/dev/null 2>&1 || true; rm -rf "$base"' EXIT
-until grep -q "Server startup in" "$base/logs/catalina.out" 2>/dev/null; do sleep 0.5; done
+for _ in $(seq 120); do
+  grep -q "Server startup in" "$base/logs/catalina.out" 2>/dev/null && break
+  if grep -q "failed to start\|SEVERE" "$base/logs/catalina.out" 2>/dev/null; then
+    grep -A2 "SEVERE" "$base/logs/catalina.out" >&2; exit 1
+  fi
+  sleep 0.5
+done
+grep -q "Server startup in" "$base/logs/catalina.out" || { echo "Tomcat did not start within 60 s: $base/logs/catalina.out" >&2; exit 1; }
 grep "tlsadmit:" "$base/logs/catalina.out" | sed 's/.*tlsadmit:/  tlsadmit:/'
 client() {  # $@: extra s_client options; prints what s_client says about the session and the HTTP status
   printf 'GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n' |
