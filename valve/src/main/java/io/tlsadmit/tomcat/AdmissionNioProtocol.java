@@ -40,9 +40,9 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
     private ObjectName adaptiveMBeanName;
     private String shortestWorkFirst = "true";
     /**
-     * Full handshakes run in memory before the connector accepts. 64: with JSSE and RSA-4096 the 16th handshake of a
-     * fresh JVM still costs 1.2× a warm one, the 64th about 1.0× (docs/benchmarks.md section 4); 2.6 s at start on
-     * one CPU there, the JIT compiler included, 0.2–0.8 s with RSA-2048.
+     * Full handshakes run in memory before the connector accepts. 64: with JSSE and RSA-4096 the first cost 155–193 ms
+     * of CPU (both sides), the 64th 12–16 ms (docs/benchmarks.md section 4); 2.6 s at start on one CPU there, the JIT
+     * compiler included, 0.2–0.8 s with RSA-2048.
      */
     static final int DEFAULT_WARM_UP_HANDSHAKES = 64;
     private String warmUpHandshakes = Integer.toString(DEFAULT_WARM_UP_HANDSHAKES);

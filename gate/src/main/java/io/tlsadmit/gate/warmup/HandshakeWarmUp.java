@@ -20,8 +20,8 @@ import javax.net.ssl.X509TrustManager;
  * Full TLS handshakes against the server's own engines, in memory, before the server takes its first client.
  *
  * <p>Why: a fresh JVM runs the handshake's code interpreted until the JIT has compiled it. With JSSE and an
- * RSA-4096 key the first full handshake costs the server about 100 ms of CPU, the 16th still 1.2× a warm one,
- * and compiling it takes seconds of the compiler threads' CPU beside (measured 2026-11-25, `docs/benchmarks.md`).
+ * RSA-4096 key the warm-up's own log in the experiment's one-CPU Tomcats showed 155–193 ms of CPU for the first full
+ * handshake (client and server sides together) against 12–16 ms for the 64th (`docs/benchmarks.md` section 4).
  * A flash crowd that meets a fresh instance, which is when autoscaling adds one, pays all of that at the worst
  * moment, and the admission budget, which measures the cost, admits a fraction of what the instance serves a
  * minute later. A few dozen handshakes at start, before the connector accepts, move that cost to where nobody
