@@ -97,6 +97,12 @@ final class AdaptiveBudget implements AdaptiveBudgetMXBean {
     }
 
     @Override
+    public double getFullHandshakeCostAtStartMicros() {
+        long nanos = controller.fullHandshakeCostAtStartNanos();
+        return nanos > 0 ? nanos / 1_000.0 : -1;
+    }
+
+    @Override
     public double getCompilerCpus() {
         ControlDecision decision = controller.lastDecision();
         return decision == null ? 0 : decision.transientCpus();

@@ -52,6 +52,12 @@ public interface AdaptiveBudgetMXBean {
      */
     double getNewClientCostMicros();
 
+    /**
+     * The server side's CPU per full handshake measured by the TLS warm-up at start (`warmUpHandshakes`), which the
+     * budget assumed until real clients' handshakes were measured; -1 without a warm-up.
+     */
+    double getFullHandshakeCostAtStartMicros();
+
     /** CPUs the JIT compiler threads used in the last period: transient, not counted as load. */
     double getCompilerCpus();
 

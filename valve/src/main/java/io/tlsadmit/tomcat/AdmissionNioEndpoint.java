@@ -3,6 +3,7 @@ package io.tlsadmit.tomcat;
 import io.tlsadmit.classifier.ServerPolicy;
 import io.tlsadmit.classifier.TlsVersion;
 import io.tlsadmit.classifier.Verdict;
+import io.tlsadmit.admission.control.AdmissionController;
 import io.tlsadmit.gate.ConnectorGate;
 import io.tlsadmit.gate.Decision;
 import io.tlsadmit.gate.HelloAdmission;
@@ -392,6 +393,7 @@ public class AdmissionNioEndpoint extends NioEndpoint {
         if (count <= 0 || config == null) {
             return;
         }
+        long serverCost = 0;
         for (SSLHostConfigCertificate certificate : config.getCertificates()) {
             SSLContext context = certificate.getSslContext();
             if (context == null) {
@@ -404,6 +406,14 @@ public class AdmissionNioEndpoint extends NioEndpoint {
                 return engine;
             }, count, WARM_UP_LIMIT);
             getLog().info("tlsadmit: TLS warm-up on " + getName() + " (" + certificate.getType() + " certificate): " + result);
+            serverCost = Math.max(serverCost, result.serverCpuNanos());
+        }
+        // An adaptive budget starts from the cost just measured on this key, not from a guess; with several
+        // certificates from the dearest, since the first clients' choice is not known.
+        long measured = serverCost;
+        ConnectorGate current = gate;
+        if (current != null) {
+            current.budget().view(AdmissionController.class).ifPresent(c -> c.fullHandshakeCostMeasuredAtStart(measured));
         }
     }
 

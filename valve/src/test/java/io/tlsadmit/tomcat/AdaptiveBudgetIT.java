@@ -128,6 +128,17 @@ class AdaptiveBudgetIT {
     }
 
     @Test
+    void theBudgetStartsFromTheServersHandshakeCostThatTheWarmUpMeasured() {
+        AdaptiveBudgetMXBean budget = adaptiveBudget(adaptivePort);
+        double atStart = budget.getFullHandshakeCostAtStartMicros();
+        // The server's side of a warm full handshake on the test key: well under the cold first one, never a guess of 0.
+        assertTrue(atStart > 10 && atStart < 200_000, "measured at start: " + atStart + " µs");
+        String log = tomcat.catalinaOut();
+        assertTrue(log.lines().anyMatch(l -> l.contains("TLS warm-up on") && l.contains("-" + adaptivePort + " ")
+                && l.contains(String.format(java.util.Locale.ROOT, "once warm %.1f ms", atStart / 1000))), log);
+    }
+
+    @Test
     void handshakeCpuIsMeasuredByTruthAndVersion() {
         Path saved = sessions.resolve("cpu-13.pem");
         OpenSslClient.Result full = OpenSslClient.to(adaptivePort, keystore).tls13().saveSession(saved).run();

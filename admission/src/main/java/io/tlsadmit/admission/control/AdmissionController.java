@@ -113,6 +113,7 @@ public final class AdmissionController implements HandshakeBudget {
     private volatile long burstSetting;
     private volatile long queueDelayTargetMillis = DEFAULT_QUEUE_DELAY_TARGET_MILLIS;
     private volatile long initialCostMicros = DEFAULT_INITIAL_COST_MICROS;
+    private volatile long startCostNanos;
 
     // Control-thread state, guarded by this.
     private final MeasurementWindow window = new MeasurementWindow(WINDOW_PERIODS);
@@ -309,8 +310,9 @@ public final class AdmissionController implements HandshakeBudget {
     // ---- attributes ---------------------------------------------------------------------------
 
     /** @param cpus CPUs to assume; 0 = detect (cgroups, affinity). Applies from the next tick. */
-    public void setCpus(double cpus) {
+    public synchronized void setCpus(double cpus) {
         allocation.setCpus(cpus);
+        replanStart();
     }
 
     public double getCpus() {
@@ -327,12 +329,13 @@ public final class AdmissionController implements HandshakeBudget {
     }
 
     /** @param utilization share of the allocated CPUs to plan for; applies from the next tick */
-    public void setTargetUtilization(double utilization) {
+    public synchronized void setTargetUtilization(double utilization) {
         if (!(utilization > 0 && utilization <= 1)) {
             throw new IllegalArgumentException(TARGET_UTILIZATION
                     + " must be a fraction of the allocated CPUs in (0, 1], was " + utilization);
         }
         this.targetUtilization = utilization;
+        replanStart();
     }
 
     public double getTargetUtilization() {
@@ -401,16 +404,43 @@ public final class AdmissionController implements HandshakeBudget {
         return queueDelayTargetMillis;
     }
 
-    /** @param micros CPU time of one full handshake assumed until one is measured; applies from the next tick */
-    public void setInitialFullHandshakeCost(long micros) {
+    /**
+     * @param micros CPU time of one full handshake assumed until one is measured (and until {@link
+     *               #fullHandshakeCostMeasuredAtStart} measured one); before the first period it sets the starting
+     *               rate at once, later it applies from the next tick
+     */
+    public synchronized void setInitialFullHandshakeCost(long micros) {
         if (micros < 1 || micros > 10_000_000) {
             throw new IllegalArgumentException(INITIAL_COST + " must be in [1, 10000000] µs, was " + micros);
         }
         this.initialCostMicros = micros;
+        replanStart();
     }
 
     public long getInitialFullHandshakeCost() {
         return initialCostMicros;
+    }
+
+    /**
+     * The server-side CPU time of a full handshake as measured before the first client, by the server's TLS warm-up
+     * on its own key and engines. It replaces the configured initial estimate (a guess for a key nobody named)
+     * until real clients' handshakes are measured, and is not counted as a handshake.
+     *
+     * <p>Why it matters: the starting rate is {@code cpus × target / cost}. At the 2 ms default and an RSA-4096
+     * key costing 6–8 ms warm, a fresh one-CPU Tomcat started at 485 new handshakes per second with a burst to
+     * match, and a flash crowd got 230 clients in under a second against a steady 85 (docs/benchmarks.md section
+     * 4, 2026-11-25 afternoon). {@code nanos ≤ 0} is ignored.
+     */
+    public synchronized void fullHandshakeCostMeasuredAtStart(long nanos) {
+        if (nanos > 0) {
+            this.startCostNanos = nanos;
+            replanStart();
+        }
+    }
+
+    /** The start-up measurement of {@link #fullHandshakeCostMeasuredAtStart} in ns; 0 if none. */
+    public long fullHandshakeCostAtStartNanos() {
+        return startCostNanos;
     }
 
     // ---- internals ----------------------------------------------------------------------------
@@ -441,8 +471,22 @@ public final class AdmissionController implements HandshakeBudget {
         return (long) Math.min(TokenBucket.MAX_BURST, Math.max(MIN_AUTO_BURST, Math.ceil(perDelayTarget)));
     }
 
+    /** The cost assumed until a real client's full handshake is measured. */
     private double initialCostNanos() {
-        return initialCostMicros * 1_000.0;
+        long measuredAtStart = startCostNanos;
+        return measuredAtStart > 0 ? measuredAtStart : initialCostMicros * 1_000.0;
+    }
+
+    /**
+     * Before the first period the rate is the allocated CPUs at the target and the assumed cost: settings applied
+     * after construction (the connector's attributes) and the start-up measurement replan it, so the first
+     * clients meet the rate they configured, not the defaults'.
+     */
+    private void replanStart() {
+        if (lastDecision == null && bucket != null) {
+            modelRate = allocation.refresh().cpus() * targetUtilization * 1e9 / initialCostNanos();
+            reapply();
+        }
     }
 
     private static void checkRate(String attribute, double rate) {

@@ -49,6 +49,45 @@ class AdmissionControllerTest {
     }
 
     @Test
+    void settingsAppliedBeforeTheFirstPeriodReplanTheStartingRate() {
+        AdmissionController controller = controller(2);
+        controller.setTargetUtilization(0.5);
+        controller.setInitialFullHandshakeCost(4_000);
+        // 2 CPUs × 0.5 / 4 ms: the first clients meet the rate the connector was configured with, not the defaults'
+        assertEquals(2 * 0.5 / 0.004, controller.fullHandshakesPerSecond(), 1e-9);
+    }
+
+    @Test
+    void theCostMeasuredAtStartReplacesTheInitialEstimateUntilRealHandshakesAreMeasured() {
+        AdmissionController controller = controller(1);
+        controller.setInitialFullHandshakeCost(2_000);
+        controller.fullHandshakeCostMeasuredAtStart(8_000_000); // an RSA-4096 key, measured by the warm-up
+        assertEquals(U / 0.008, controller.fullHandshakesPerSecond(), 1e-9);
+        assertEquals(8_000_000, controller.fullHandshakeCostAtStartNanos());
+        // The start-up measurement is not a handshake: no CPU, no count.
+        assertEquals(0, controller.cost().count(FULL));
+
+        ControlDecision idle = tickAfter(controller, 250);
+        assertFalse(idle.costMeasured());
+        assertEquals(8_000_000, idle.fullHandshakeCostNanos(), 1e-9, "still the start's measurement");
+        assertEquals(0.0, idle.busyCpus(), 1e-9, "the warm-up's CPU is not load");
+
+        controller.handshakeCompleted(FULL, TLS13, 6_000_000);
+        ControlDecision measured = tickAfter(controller, 250);
+        assertTrue(measured.costMeasured());
+        assertEquals(6_000_000, measured.fullHandshakeCostNanos(), 1e-9, "a real client's handshake wins");
+    }
+
+    @Test
+    void afterTheFirstPeriodTheInitialEstimateNoLongerMovesTheRateAtOnce() {
+        AdmissionController controller = controller(1);
+        double running = tickAfter(controller, 250).fullHandshakesPerSecond();
+        controller.setInitialFullHandshakeCost(10_000);
+        controller.fullHandshakeCostMeasuredAtStart(10_000_000);
+        assertEquals(running, controller.fullHandshakesPerSecond(), 1e-9);
+    }
+
+    @Test
     void rateIsTheSpareCpuDividedByTheMeasuredFullHandshakeCost() {
         AdmissionController controller = controller(4);
         controller.handshakeCompleted(FULL, TLS13, 1_000_000);

@@ -6,7 +6,9 @@ import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
@@ -49,15 +51,25 @@ public final class HandshakeWarmUp {
      * @param wallNanos       how long it took
      * @param firstCpuNanos   CPU time of the first handshake, both sides (0 if none)
      * @param lastCpuNanos    CPU time of the last one, both sides (0 if none)
+     * @param serverCpuNanos  the server side's CPU time per full handshake once warm: the median over the last
+     *                        {@link #SETTLED} handshakes (fewer if fewer ran); 0 if none or no CPU clock. What an
+     *                        adaptive budget starts from instead of a guess
      */
-    public record Result(int handshakes, long wallNanos, long firstCpuNanos, long lastCpuNanos) {
+    public record Result(int handshakes, long wallNanos, long firstCpuNanos, long lastCpuNanos, long serverCpuNanos) {
 
         @Override
         public String toString() {
-            return String.format(java.util.Locale.ROOT, "%d full handshakes in %.2f s (CPU per handshake, both sides: first %.1f ms, last %.1f ms)",
-                    handshakes, wallNanos / 1e9, firstCpuNanos / 1e6, lastCpuNanos / 1e6);
+            return String.format(java.util.Locale.ROOT, "%d full handshakes in %.2f s (CPU per handshake, both sides: first %.1f ms,"
+                            + " last %.1f ms; the server's side once warm %.1f ms)",
+                    handshakes, wallNanos / 1e9, firstCpuNanos / 1e6, lastCpuNanos / 1e6, serverCpuNanos / 1e6);
         }
     }
+
+    /**
+     * Handshakes whose server-side cost is the warm-up's measurement. A median, because one of them may carry a
+     * GC pause or a compilation; the last ones, because the first are the cold cost the warm-up exists to pay.
+     */
+    static final int SETTLED = 16;
 
     /**
      * Runs up to {@code count} full handshakes, each with a new engine from {@code serverEngines}, stopping early
@@ -72,6 +84,8 @@ public final class HandshakeWarmUp {
         long deadline = start + limit.toNanos();
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         boolean cpuTime = threads.isCurrentThreadCpuTimeSupported();
+        LongSupplier cpu = cpuTime ? threads::getCurrentThreadCpuTime : () -> 0;
+        long[] serverCpu = new long[SETTLED];
         int done = 0;
         long first = 0;
         long last = 0;
@@ -83,11 +97,11 @@ public final class HandshakeWarmUp {
                 SSLEngine peer = client.createSSLEngine("tlsadmit-warm-up", 443);
                 peer.setUseClientMode(true);
                 peer.setEnabledProtocols(server.getEnabledProtocols());
-                long before = cpuTime ? threads.getCurrentThreadCpuTime() : 0;
-                handshake(peer, server);
+                long before = cpu.getAsLong();
+                serverCpu[done % SETTLED] = handshake(peer, server, cpu);
                 // Full handshakes only: the next one must not resume this session (TLS 1.2 would, from the client's cache).
                 peer.getSession().invalidate();
-                last = cpuTime ? threads.getCurrentThreadCpuTime() - before : 0;
+                last = cpu.getAsLong() - before;
                 if (done == 0) {
                     first = last;
                 }
@@ -95,7 +109,16 @@ public final class HandshakeWarmUp {
         } catch (GeneralSecurityException | SSLException | RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "TLS warm-up stopped after " + done + " handshakes: " + e);
         }
-        return new Result(done, System.nanoTime() - start, first, last);
+        return new Result(done, System.nanoTime() - start, first, last, median(serverCpu, Math.min(done, SETTLED)));
+    }
+
+    private static long median(long[] values, int count) {
+        if (count == 0) {
+            return 0;
+        }
+        long[] sorted = Arrays.copyOf(values, count);
+        Arrays.sort(sorted);
+        return count % 2 == 1 ? sorted[count / 2] : (sorted[count / 2 - 1] + sorted[count / 2]) / 2;
     }
 
     private static SSLContext trustingClientContext() throws GeneralSecurityException {
@@ -119,8 +142,13 @@ public final class HandshakeWarmUp {
         return context;
     }
 
-    /** Drives both engines until neither is handshaking; records flow through one buffer each way. */
-    static void handshake(SSLEngine client, SSLEngine server) throws SSLException {
+    /**
+     * Drives both engines until neither is handshaking; records flow through one buffer each way.
+     *
+     * @param cpu this thread's CPU clock, read around the server engine's turns
+     * @return the CPU time of the server engine's turns
+     */
+    static long handshake(SSLEngine client, SSLEngine server, LongSupplier cpu) throws SSLException {
         int packet = Math.max(client.getSession().getPacketBufferSize(), server.getSession().getPacketBufferSize());
         int application = Math.max(client.getSession().getApplicationBufferSize(), server.getSession().getApplicationBufferSize());
         // Room for a whole flight: JSSE wraps a record only into room for the largest one.
@@ -129,11 +157,15 @@ public final class HandshakeWarmUp {
         ByteBuffer scratch = ByteBuffer.allocate(application);
         client.beginHandshake();
         server.beginHandshake();
+        long serverCpu = 0;
         for (int step = 0; step < MAX_STEPS; step++) {
-            boolean moved = advance(client, toServer, toClient, scratch) | advance(server, toClient, toServer, scratch);
+            boolean moved = advance(client, toServer, toClient, scratch);
+            long before = cpu.getAsLong();
+            moved |= advance(server, toClient, toServer, scratch);
+            serverCpu += cpu.getAsLong() - before;
             if (client.getHandshakeStatus() == HandshakeStatus.NOT_HANDSHAKING
                     && server.getHandshakeStatus() == HandshakeStatus.NOT_HANDSHAKING) {
-                return;
+                return serverCpu;
             }
             if (!moved) {
                 throw new SSLException("warm-up handshake made no progress (client " + client.getHandshakeStatus()
