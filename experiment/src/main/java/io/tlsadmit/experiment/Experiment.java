@@ -226,8 +226,15 @@ public final class Experiment {
                     long ms = (System.nanoTime() - t0) / 1_000_000L;
                     String text = server.scrapeMetrics();
                     if (!text.isEmpty()) {
-                        admitted.add(new double[] {ms, PrometheusScrape.parse(text).value("tlsadmit_connections_total",
-                                "decision", "admitted", "verdict", "NEW")});
+                        // The budget's state beside the counter, so a slow recovery can be read from the run itself.
+                        PrometheusScrape scrape = PrometheusScrape.parse(text);
+                        admitted.add(new double[] {ms,
+                                scrape.value("tlsadmit_connections_total", "decision", "admitted", "verdict", "NEW"),
+                                scrape.value("tlsadmit_connections_total", "decision", "refused", "verdict", "NEW"),
+                                scrape.value("tlsadmit_budget_full_handshakes_per_second"),
+                                scrape.value("tlsadmit_budget_guard_ratio"),
+                                scrape.value("tlsadmit_cpus_busy"),
+                                scrape.value("tlsadmit_full_handshake_cost_seconds")});
                     }
                 }, 0, 100, TimeUnit.MILLISECONDS);
             }
@@ -250,9 +257,11 @@ public final class Experiment {
                 }
                 double steadyAdmitted = swept.map(s -> s.serverNewAdmitted() / s.stepSeconds()).orElse(Double.NaN);
                 serverRecovery = ServerRecovery.of(copy, window * 1000L, steadyAdmitted);
-                StringBuilder rows = new StringBuilder("ms,admitted_new_total\n");
+                StringBuilder rows = new StringBuilder("ms,admitted_new_total,refused_new_total,"
+                        + "budget_full_handshakes_per_s,guard_ratio,busy_cpus,full_handshake_cost_s\n");
                 for (double[] sample : copy) {
-                    rows.append(String.format(Locale.ROOT, "%.0f,%.0f%n", sample[0], sample[1]));
+                    rows.append(String.format(Locale.ROOT, "%.0f,%.0f,%.0f,%.1f,%.3f,%.3f,%.6f%n", sample[0], sample[1],
+                            sample[2], sample[3], sample[4], sample[5], sample[6]));
                 }
                 write(dir.resolve("admitted-new.csv"), rows.toString());
             }
