@@ -11,6 +11,7 @@ import io.tlsadmit.cpumanager.metrics.RunCsv;
 import io.tlsadmit.cpumanager.metrics.ServerSample;
 import io.tlsadmit.cpumanager.policy.Assignment;
 import io.tlsadmit.cpumanager.policy.Claim;
+import io.tlsadmit.cpumanager.policy.Demand;
 import io.tlsadmit.cpumanager.policy.Distribution;
 import io.tlsadmit.cpumanager.probe.GateProbe;
 import io.tlsadmit.cpumanager.probe.GateReading;
@@ -35,8 +36,11 @@ import java.util.concurrent.TimeoutException;
  * The period loop: read every server's request, decide by policy, enforce in the operating system, tell
  * each gate its {@code CpusAssigned}, account for use.
  *
- * <p>Resilience: a server whose gate does not answer (dead, restarting, stuck in a GC) keeps its last
- * request for {@link #GRACE_PERIODS} periods, so one missed reading moves no CPU; after that a live but
+ * <p>What a server claims is its gate's request, raised by what the manager sees itself ({@link Demand}): the
+ * CPUs its process used against its assignment.
+ *
+ * <p>Resilience: a server whose gate does not answer (dead, restarting, stuck in a GC, starved) claims at least
+ * its last request and its assignment for {@link #GRACE_PERIODS} periods, so one missed reading moves no CPU; after that a live but
  * silent server is claimed at zero (it keeps the floor) and a dead one leaves the pool. A restarted
  * manager starts from the quota each server's cgroup already has, and nothing is reset on exit, so
  * restarting the manager does not move a CPU.
@@ -131,6 +135,10 @@ public final class CpuManager implements AutoCloseable {
                 server.pidChanged(pid);
             }
         }
+        long now = System.nanoTime();
+        for (ServerState server : servers) {
+            server.markUse(now);
+        }
         readGates();
         List<ServerState> pool = new ArrayList<>();
         List<Claim> claims = new ArrayList<>();
@@ -138,7 +146,8 @@ public final class CpuManager implements AutoCloseable {
             boolean inGrace = server.silentPeriods <= GRACE_PERIODS;
             if (server.pid > 0 || inGrace) {
                 pool.add(server);
-                claims.add(new Claim(server.name(), server.application.priority(), inGrace ? server.request : 0));
+                server.claimed = inGrace ? Demand.claim(server.request, server.answering, server.assigned, server.usedCpus) : 0;
+                claims.add(new Claim(server.name(), server.application.priority(), server.claimed));
             } else {
                 server.assigned = 0;
                 server.cpuSet = List.of();
@@ -162,6 +171,7 @@ public final class CpuManager implements AutoCloseable {
             server.account();
             samples.add(new ServerSample(server.name(), server.pid, server.answering, server.request, server.assigned,
                     server.lastReading == null ? Double.NaN : server.lastReading.allocated(), server.cpuSeconds(),
+                    server.claimed, server.usedCpus,
                     server.cpuSet));
         }
         periods++;

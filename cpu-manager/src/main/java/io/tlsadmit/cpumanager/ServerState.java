@@ -25,6 +25,8 @@ final class ServerState {
     /** Periods in a row without an answer; after {@link CpuManager#GRACE_PERIODS} its CPUs go to the pool. */
     int silentPeriods;
     double assigned;
+    /** What the policy weighed in the last period ({@code policy.Demand}). */
+    double claimed;
     List<Integer> cpuSet = List.of();
     /** The set last given to this pid, so that taskset runs only when it changes. */
     List<Integer> pinnedSet = List.of();
@@ -92,6 +94,23 @@ final class ServerState {
 
     double cpuSeconds() {
         return cpuSecondsBefore + cpuSecondsOfPid;
+    }
+
+    /** CPU seconds and time at the start of the last period, for {@link #usedCpus}. */
+    private double cpuSecondsAtMark = Double.NaN;
+    private long markNanos;
+    /** CPUs the process used between the last two marks; NaN until two marks. */
+    double usedCpus = Double.NaN;
+
+    /** Accounts and measures the CPUs used since the last mark: the manager's own evidence of what a server got. */
+    void markUse(long nowNanos) {
+        account();
+        double seconds = cpuSeconds();
+        if (!Double.isNaN(cpuSecondsAtMark) && nowNanos > markNanos) {
+            usedCpus = Math.max(0, seconds - cpuSecondsAtMark) * 1e9 / (nowNanos - markNanos);
+        }
+        cpuSecondsAtMark = seconds;
+        markNanos = nowNanos;
     }
 
     IOException unreachable(String why) {

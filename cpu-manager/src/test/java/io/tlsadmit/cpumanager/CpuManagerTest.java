@@ -120,6 +120,41 @@ class CpuManagerTest {
         }
     }
 
+    @Test
+    void aServerThatUsesAllItIsGivenClimbsOutOfARequestItsStarvationMadeTooSmall() throws Exception {
+        ManagerConfig config = new ManagerConfig(List.of(0, 1), Duration.ofMillis(300), Enforcement.QUOTA, true, 0.1, 0,
+                Duration.ofMillis(20), 64,
+                List.of(new Application(shop, dir.resolve("shop.pid"), 1), new Application(blog, dir.resolve("blog.pid"), 1)));
+        try (ChildJvm spinning = ChildJvm.start(true); ChildJvm idle = ChildJvm.start(false)) {
+            Files.writeString(dir.resolve("shop.pid"), spinning.pid() + "\n");
+            Files.writeString(dir.resolve("blog.pid"), idle.pid() + "\n");
+            // shop's gate, starved, reads its need as nothing; blog's asks for the whole host
+            requests.put(spinning.pid(), 0.0);
+            requests.put(idle.pid(), 3.0);
+            try (CpuManager manager = manager(config, null)) {
+                List<ServerSample> first = manager.period();
+                assertEquals(0.1, assigned(first, shop), 1e-9, "the gate's word alone: the floor");
+                double most = 0;
+                double mostUsed = 0;
+                StringBuilder path = new StringBuilder();
+                for (int i = 0; i < 12; i++) {
+                    Thread.sleep(config.period().toMillis());
+                    ServerSample next = sample(manager.period(), shop);
+                    most = Math.max(most, next.assigned());
+                    mostUsed = Math.max(mostUsed, next.usedCpus());
+                    path.append(String.format(java.util.Locale.ROOT, " %.2f/%.2f", next.usedCpus(), next.assigned()));
+                    assertEquals(0.0, next.requested(), "the gate's request is reported as it is");
+                    assertTrue(next.claimed() >= next.requested());
+                }
+                // One spinning thread uses up to a whole CPU: it climbs while it uses all it has (to about 0.75
+                // against a neighbour claiming the host, less on a host too busy to give it its quota). Without the
+                // claim it would stay at the floor. The highest point, since a busy test host can take a period away.
+                assertTrue(most > 0.4 && mostUsed > 0.3, "shop, using every CPU-second it got, climbed to " + most
+                        + "; used/assigned:" + path);
+            }
+        }
+    }
+
     private CpuManager manager(ManagerConfig config, Path csv) throws IOException {
         return new CpuManager(config, Path.of("/"), false, null, pid -> new GateProbe() {
             @Override

@@ -14,6 +14,9 @@ public final class PrometheusText {
         family(out, "tlsadmit_manager_cpus_requested", "gauge",
                 "CPUs the server's gate requests (CpusRequested), as the policy used it");
         servers.forEach(s -> sample(out, "tlsadmit_manager_cpus_requested", s.name(), s.requested()));
+        family(out, "tlsadmit_manager_cpus_claimed", "gauge",
+                "CPUs the policy weighed for the server: its request, raised while it used all it had or did not answer");
+        servers.forEach(s -> sample(out, "tlsadmit_manager_cpus_claimed", s.name(), s.claimed()));
         family(out, "tlsadmit_manager_cpus_assigned", "gauge", "CPUs assigned to the server (quota and CpusAssigned)");
         servers.forEach(s -> sample(out, "tlsadmit_manager_cpus_assigned", s.name(), s.assigned()));
         family(out, "tlsadmit_manager_cpu_seconds_total", "counter",

@@ -12,7 +12,7 @@ import java.util.List;
 /** The run's time series: one row per server per period, flushed every period so a killed run keeps its data. */
 public final class RunCsv implements AutoCloseable {
 
-    static final String HEADER = "epoch_millis,app,pid,answering,cpus_requested,cpus_assigned,cpus_allocated,cpu_seconds,cpu_set";
+    static final String HEADER = "epoch_millis,app,pid,answering,cpus_requested,cpus_assigned,cpus_allocated,cpu_seconds,cpus_claimed,cpus_used,cpu_set";
 
     private final BufferedWriter out;
 
@@ -33,6 +33,7 @@ public final class RunCsv implements AutoCloseable {
                 out.write(epochMillis + "," + s.name() + "," + s.pid() + "," + s.answering() + ","
                         + PrometheusText.number(s.requested()) + "," + PrometheusText.number(s.assigned()) + ","
                         + PrometheusText.number(s.allocated()) + "," + PrometheusText.number(s.cpuSeconds()) + ","
+                        + PrometheusText.number(s.claimed()) + "," + PrometheusText.number(s.usedCpus()) + ","
                         + (s.cpuSet().isEmpty() ? "" : "\"" + CpuList.format(s.cpuSet()) + "\""));
                 out.newLine();
             }

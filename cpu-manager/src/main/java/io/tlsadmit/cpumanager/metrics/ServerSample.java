@@ -12,8 +12,11 @@ import java.util.List;
  * @param assigned   CPUs assigned to it, 0 when it is out of the pool
  * @param allocated  what its gate reported it plans for ({@code CpusAllocated}), NaN when unknown
  * @param cpuSeconds CPU time its processes used since the manager started, across restarts
+ * @param claimed    what the policy weighed: the request, raised when the server was saturated or silent
+ *                   ({@code policy.Demand})
+ * @param usedCpus   CPUs its process used over the last period, NaN until measured
  * @param cpuSet     its whole CPUs with affinity, else empty
  */
 public record ServerSample(String name, long pid, boolean answering, double requested, double assigned,
-                           double allocated, double cpuSeconds, List<Integer> cpuSet) {
+                           double allocated, double cpuSeconds, double claimed, double usedCpus, List<Integer> cpuSet) {
 }
