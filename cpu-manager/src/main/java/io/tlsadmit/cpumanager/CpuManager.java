@@ -86,6 +86,9 @@ public final class CpuManager implements AutoCloseable {
         this.cgroups = !dryRun && config.enforcement().quota() ? QuotaCgroups.detect(fsRoot, config.quotaPeriod().toNanos() / 1000,
                 config.weightPerCpu())
                 : null;
+        if (cgroups != null) {
+            cgroups.weighParent(config.cpus().size());
+        }
         this.affinity = new ThreadAffinity(fsRoot);
         this.gateCalls = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "tlsadmit-cpu-manager-gate");

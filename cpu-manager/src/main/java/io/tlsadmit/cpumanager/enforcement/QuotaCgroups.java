@@ -154,6 +154,25 @@ public abstract sealed class QuotaCgroups permits QuotaCgroups.V1, QuotaCgroups.
         Files.createDirectories(hierarchy.resolve(PARENT));
     }
 
+    /**
+     * Weighs the manager's parent group as the {@code cpus} it distributes. Why: the kernel shares CPU among the
+     * parent's siblings first, and a parent at the default weight counts as one busy thread however its children
+     * are weighted. In the 2026-11-25 evening run the {@code tlsadmit} group kept {@code cpu.shares} 1024 while
+     * its two Tomcats' groups had 24,690 and 106,382: both servers together competed as a single thread with the
+     * load generators' threads in the root group, and a server assigned 0.14 CPUs used 0.00–0.09 of them.
+     */
+    public void weighParent(double cpus) {
+        try {
+            prepareParent();
+        } catch (IOException e) {
+            throw new EnforcementException("cannot create cgroup " + hierarchy.resolve(PARENT) + ": " + e.getMessage(), e);
+        }
+        writeWeight(hierarchy.resolve(PARENT), cpus);
+    }
+
+    /** Writes the group's CPU weight for {@code cpus} CPUs at {@link #weightPerCpu} busy threads each. */
+    protected abstract void writeWeight(Path group, double cpus);
+
     long quotaMicros(double cpus) {
         return Math.max(MIN_QUOTA_MICROS, Math.round(cpus * periodMicros));
     }
@@ -245,9 +264,13 @@ public abstract sealed class QuotaCgroups permits QuotaCgroups.V1, QuotaCgroups.
         @Override
         public void limit(String application, double cpus) {
             write(cgroup(application).resolve("cpu.max"), quotaMicros(cpus) + " " + periodMicros);
+            writeWeight(cgroup(application), cpus);
+        }
+
+        @Override
+        protected void writeWeight(Path group, double cpus) {
             // a thread at nice 0 weighs 100 in v2 (1-10000)
-            write(cgroup(application).resolve("cpu.weight"),
-                    Long.toString(Math.max(1, Math.min(10_000, Math.round(100.0 * weightPerCpu * cpus)))));
+            write(group.resolve("cpu.weight"), Long.toString(Math.max(1, Math.min(10_000, Math.round(100.0 * weightPerCpu * cpus)))));
         }
 
         @Override
@@ -282,9 +305,13 @@ public abstract sealed class QuotaCgroups permits QuotaCgroups.V1, QuotaCgroups.
                 write(group.resolve("cpu.cfs_period_us"), Long.toString(periodMicros));
             }
             write(group.resolve("cpu.cfs_quota_us"), Long.toString(quotaMicros(cpus)));
+            writeWeight(group, cpus);
+        }
+
+        @Override
+        protected void writeWeight(Path group, double cpus) {
             // a thread at nice 0 weighs 1024 in v1 (2-262144)
-            write(group.resolve("cpu.shares"),
-                    Long.toString(Math.max(2, Math.min(262_144, Math.round(1024.0 * weightPerCpu * cpus)))));
+            write(group.resolve("cpu.shares"), Long.toString(Math.max(2, Math.min(262_144, Math.round(1024.0 * weightPerCpu * cpus)))));
         }
 
         @Override

@@ -68,6 +68,9 @@ class FakeCgroupTreeTest {
         assertEquals("256", Files.readString(hierarchy.resolve("tlsadmit/blog/cpu.shares")).trim(), "0.25 of 1024");
         QuotaCgroups.detect(root, 100_000, 64).limit("blog", 0.25);
         assertEquals("16384", Files.readString(hierarchy.resolve("tlsadmit/blog/cpu.shares")).trim(), "0.25 × 64 × 1024");
+        QuotaCgroups.detect(root, 100_000, 64).weighParent(2);
+        assertEquals("131072", Files.readString(hierarchy.resolve("tlsadmit/cpu.shares")).trim(),
+                "the parent weighs the 2 CPUs it holds, against the root group's threads");
 
         Files.writeString(root.resolve("proc/self/cgroup"), "4:cpu,cpuacct:/tlsadmit/blog\n0::/\n");
         assertEquals(0.25, new CgroupCpuQuota(root).read().cgroupV1Cpus(), 1e-9);
@@ -86,6 +89,8 @@ class FakeCgroupTreeTest {
                 "1.5 CPUs at 64 threads each, a thread weighing 100");
         cgroups.limit("shop", 2);
         assertEquals("10000", Files.readString(v2.resolve("tlsadmit/shop/cpu.weight")).trim(), "v2's largest weight");
+        cgroups.weighParent(1);
+        assertEquals("6400", Files.readString(v2.resolve("tlsadmit/cpu.weight")).trim(), "the parent: 1 CPU × 64 × 100");
         cgroups.limit("shop", 1.5);
         Files.writeString(root.resolve("proc/self/cgroup"), "0::/tlsadmit/shop\n");
         assertEquals(1.5, new CgroupCpuQuota(root).read().cgroupV2Cpus(), 1e-9, "the gate sees the same CPUs");

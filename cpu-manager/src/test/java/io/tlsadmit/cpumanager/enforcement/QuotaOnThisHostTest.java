@@ -49,6 +49,9 @@ class QuotaOnThisHostTest {
             boolean v1 = cgroups.version().equals("v1");
             assertEquals(v1 ? "13107" : "1280", Files.readString(cgroups.cgroup(app).resolve(v1 ? "cpu.shares"
                     : "cpu.weight")).trim(), "the kernel took the weight: 0.2 CPUs × 64 threads");
+            shortPeriod.weighParent(2);
+            assertEquals(v1 ? "131072" : "10000", Files.readString(cgroups.cgroup(app).getParent().resolve(v1 ? "cpu.shares"
+                    : "cpu.weight")).trim(), "and the parent's: 2 CPUs × 64 threads (v2 at its largest)");
             Thread.sleep(1_000);
             long periods = shortPeriod.throttling(app).orElseThrow().periods() - periodsBefore;
             assertTrue(periods > 20, "the kernel runs 20 ms periods now (50 a second), counted " + periods + " in 1 s");
