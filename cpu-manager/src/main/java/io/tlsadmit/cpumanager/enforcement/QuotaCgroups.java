@@ -170,6 +170,34 @@ public abstract sealed class QuotaCgroups permits QuotaCgroups.V1, QuotaCgroups.
         writeWeight(hierarchy.resolve(PARENT), cpus);
     }
 
+    /*
+     * The CFS burst (kernel 5.14+: v1 cpu.cfs_burst_us, v2 cpu.max.burst) is set to the quota: a server may spend
+     * in one period what it left unused in earlier ones, up to one period's quota. Why: a Tomcat's many threads use a
+     * fractional quota on all the host's CPUs at once and then stand still for the rest of the period, even while
+     * using far less than its quota on average. In the 2026-11-25 evening run, with the servers weighted above the
+     * load generators, a server assigned about 1 CPU used 0.58 and was throttled in 29 % of its 100 ms periods, and
+     * the sessions completed fell to a third of the unweighted run's. The average stays bounded by the quota. The
+     * kernel takes a burst only up to the quota, so it is lowered before a smaller quota and raised after a larger
+     * one; a kernel without the file has no burst and is left as it is.
+     */
+    private static void lowerBurst(Path burst, long quotaMicros) {
+        if (Files.isRegularFile(burst)) {
+            try {
+                if (Long.parseLong(read(burst).trim()) > quotaMicros) {
+                    write(burst, Long.toString(quotaMicros));
+                }
+            } catch (NumberFormatException e) {
+                write(burst, "0");
+            }
+        }
+    }
+
+    private static void raiseBurst(Path burst, long quotaMicros) {
+        if (Files.isRegularFile(burst)) {
+            write(burst, Long.toString(quotaMicros));
+        }
+    }
+
     /** Writes the group's CPU weight for {@code cpus} CPUs at {@link #weightPerCpu} busy threads each. */
     protected abstract void writeWeight(Path group, double cpus);
 
@@ -263,7 +291,11 @@ public abstract sealed class QuotaCgroups permits QuotaCgroups.V1, QuotaCgroups.
 
         @Override
         public void limit(String application, double cpus) {
-            write(cgroup(application).resolve("cpu.max"), quotaMicros(cpus) + " " + periodMicros);
+            long quota = quotaMicros(cpus);
+            Path burst = cgroup(application).resolve("cpu.max.burst");
+            lowerBurst(burst, quota);
+            write(cgroup(application).resolve("cpu.max"), quota + " " + periodMicros);
+            raiseBurst(burst, quota);
             writeWeight(cgroup(application), cpus);
         }
 
@@ -304,7 +336,11 @@ public abstract sealed class QuotaCgroups permits QuotaCgroups.V1, QuotaCgroups.
             if (!read(group.resolve("cpu.cfs_period_us")).trim().equals(Long.toString(periodMicros))) {
                 write(group.resolve("cpu.cfs_period_us"), Long.toString(periodMicros));
             }
-            write(group.resolve("cpu.cfs_quota_us"), Long.toString(quotaMicros(cpus)));
+            long quota = quotaMicros(cpus);
+            Path burst = group.resolve("cpu.cfs_burst_us");
+            lowerBurst(burst, quota);
+            write(group.resolve("cpu.cfs_quota_us"), Long.toString(quota));
+            raiseBurst(burst, quota);
             writeWeight(group, cpus);
         }
 

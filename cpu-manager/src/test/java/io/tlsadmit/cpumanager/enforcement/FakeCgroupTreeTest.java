@@ -87,8 +87,10 @@ class FakeCgroupTreeTest {
         assertEquals("30000 20000", Files.readString(v2.resolve("tlsadmit/shop/cpu.max")).trim());
         assertEquals("9600", Files.readString(v2.resolve("tlsadmit/shop/cpu.weight")).trim(),
                 "1.5 CPUs at 64 threads each, a thread weighing 100");
+        Files.writeString(v2.resolve("tlsadmit/shop/cpu.max.burst"), "0\n"); // a kernel with CFS burst
         cgroups.limit("shop", 2);
         assertEquals("10000", Files.readString(v2.resolve("tlsadmit/shop/cpu.weight")).trim(), "v2's largest weight");
+        assertEquals("40000", Files.readString(v2.resolve("tlsadmit/shop/cpu.max.burst")).trim(), "burst = quota");
         cgroups.weighParent(1);
         assertEquals("6400", Files.readString(v2.resolve("tlsadmit/cpu.weight")).trim(), "the parent: 1 CPU × 64 × 100");
         cgroups.limit("shop", 1.5);
