@@ -7,9 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tlsadmit.admission.HandshakeKind;
 import io.tlsadmit.classifier.TlsVersion;
 import io.tlsadmit.classifier.Verdict;
+import io.tlsadmit.gate.BudgetType;
 import io.tlsadmit.gate.Decision;
+import io.tlsadmit.gate.GateConfig;
 import io.tlsadmit.gate.GateCounters;
-import io.tlsadmit.gate.GateSettings;
 import io.tlsadmit.gate.LateGate;
 import io.tlsadmit.netty.server.GatedHttpsServer.Engine;
 import io.tlsadmit.testing.OpenSslClient;
@@ -25,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Handler;
@@ -94,12 +96,10 @@ class GatedServerTest {
      * rate of 0 holds no token at all); no grace for a host's further connections.
      */
     private GatedHttpsServer gated(Engine engine, long tokens) throws Exception {
-        GateSettings settings = new GateSettings();
-        settings.setBudget("static");
-        settings.setMaxFullHandshakesPerSecond(tokens == 0 ? "0" : "0.001");
-        settings.setFullHandshakeBurst(String.valueOf(tokens));
-        settings.setConnectionsPerNewUser("1");
-        GatedHttpsServer server = GatedHttpsServer.start(0, engine, settings, keys, 0, 1);
+        GateConfig config = GateConfig.builder().budget(BudgetType.STATIC)
+                .maxFullHandshakesPerSecond(tokens == 0 ? 0 : 0.001).fullHandshakeBurst(tokens)
+                .connectionsPerNewUser(1).build();
+        GatedHttpsServer server = GatedHttpsServer.start(0, engine, config, keys, 0, 1);
         servers.add(server);
         assertEquals(tokens, server.gate().gate().budget().availableTokens(), 0.01);
         return server;
@@ -180,10 +180,9 @@ class GatedServerTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void silentConnectionsAreClosedByTheSlowHelloLimits(Engine engine) throws Exception {
-        GateSettings settings = new GateSettings();
-        settings.setHelloTimeout("500");
-        settings.setMaxPendingHellosPerSource("2");
-        GatedHttpsServer server = GatedHttpsServer.start(0, engine, settings, keys, -1, 1);
+        GateConfig config = GateConfig.builder().helloTimeout(Duration.ofMillis(500)).maxPendingHellosPerSource(2)
+                .build();
+        GatedHttpsServer server = GatedHttpsServer.start(0, engine, config, keys, -1, 1);
         servers.add(server);
         GateCounters counters = server.gate().gate().counters();
         try (Socket first = new Socket(InetAddress.getLoopbackAddress(), server.port());
