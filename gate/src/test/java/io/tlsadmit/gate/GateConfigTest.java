@@ -1,6 +1,7 @@
 package io.tlsadmit.gate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -59,6 +60,14 @@ class GateConfigTest {
         assertEquals(20, controller.getQueueDelayTarget());
         assertEquals(3000, controller.getInitialFullHandshakeCost(), "µs");
         assertEquals(1.5, controller.cpusAllocated(), "cpus overrides detection from the start, before any tick");
+    }
+
+    @Test
+    void capZeroRefusesEveryNewHandshakeWhateverTheMinimum() {
+        AdmissionController controller = (AdmissionController) GateConfig.builder().maxFullHandshakesPerSecond(0)
+                .minFullHandshakesPerSecond(5).build().newBudget();
+        assertEquals(0, controller.fullHandshakesPerSecond());
+        assertFalse(controller.tryAcquireFull());
     }
 
     @Test
