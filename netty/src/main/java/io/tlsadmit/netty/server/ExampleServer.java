@@ -70,10 +70,6 @@ public final class ExampleServer implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        // The JDK engine accepts a client's TLS 1.2 renegotiation by default; the Netty gate does not see one
-        // (it leaves the pipeline after the first handshake), so the example refuses them. BoringSSL never
-        // renegotiates as a server.
-        System.setProperty("jdk.tls.rejectClientInitiatedRenegotiation", "true");
         GatedHttpsServer.Engine tlsEngine = GatedHttpsServer.Engine.parse(engine);
         GateConfig config = switch (gate.trim().toLowerCase(Locale.ROOT)) {
             case "on" -> config();
