@@ -12,22 +12,10 @@ public enum GateMode {
      */
     OBSERVE;
 
+    /** The setting's name, as the Tomcat connector attribute and every adapter call it. */
     public static final String ATTRIBUTE = "mode";
 
-    public static GateMode parse(String value) {
-        if (value != null) {
-            switch (value.trim().toLowerCase(Locale.ROOT)) {
-                case "enforce":
-                    return ENFORCE;
-                case "observe":
-                    return OBSERVE;
-                default:
-                    break;
-            }
-        }
-        throw new IllegalArgumentException(ATTRIBUTE + " must be \"enforce\" or \"observe\", was \"" + value + "\"");
-    }
-
+    /** The value as a connector attribute or property writes it. */
     public String attributeValue() {
         return name().toLowerCase(Locale.ROOT);
     }

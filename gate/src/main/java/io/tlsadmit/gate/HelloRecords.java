@@ -1,5 +1,6 @@
 package io.tlsadmit.gate;
 
+import io.tlsadmit.classifier.ClientHello;
 import java.nio.ByteBuffer;
 
 /**
@@ -16,6 +17,20 @@ public final class HelloRecords {
     private static final int MAX_PAYLOAD = 1 << 14;
 
     private HelloRecords() {
+    }
+
+    /**
+     * The hello the classifier has just read from {@code [0, end)} of {@code buf} as one record, if it came in
+     * several (see {@link #coalesce}).
+     *
+     * @return the end of the data now: {@code end} when nothing was changed
+     */
+    public static int join(ByteBuffer buf, int end, ClientHello hello) {
+        if (hello.records() <= 1) {
+            return end;
+        }
+        int joined = coalesce(buf, end, 4 + hello.helloLength());
+        return joined < 0 ? end : joined;
     }
 
     /**

@@ -9,22 +9,10 @@ public enum RefuseAction {
     /** An abortive close (RST, SO_LINGER 0): nothing lingers in TIME_WAIT on the server. */
     RESET;
 
+    /** The setting's name, as the Tomcat connector attribute and every adapter call it. */
     public static final String ATTRIBUTE = "refuseAction";
 
-    public static RefuseAction parse(String value) {
-        if (value != null) {
-            switch (value.trim().toLowerCase(Locale.ROOT)) {
-                case "close":
-                    return CLOSE;
-                case "reset":
-                    return RESET;
-                default:
-                    break;
-            }
-        }
-        throw new IllegalArgumentException(ATTRIBUTE + " must be \"close\" or \"reset\", was \"" + value + "\"");
-    }
-
+    /** The value as a connector attribute or property writes it. */
     public String attributeValue() {
         return name().toLowerCase(Locale.ROOT);
     }

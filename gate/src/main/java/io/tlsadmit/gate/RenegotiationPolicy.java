@@ -9,22 +9,10 @@ public enum RenegotiationPolicy {
     /** Let it run; a renegotiation that needs a certificate is charged to the budget and refused when it is empty. */
     CHARGE;
 
+    /** The setting's name, as the Tomcat connector attribute and every adapter call it. */
     public static final String ATTRIBUTE = "clientRenegotiation";
 
-    public static RenegotiationPolicy parse(String value) {
-        if (value != null) {
-            switch (value.trim().toLowerCase(Locale.ROOT)) {
-                case "refuse":
-                    return REFUSE;
-                case "charge":
-                    return CHARGE;
-                default:
-                    break;
-            }
-        }
-        throw new IllegalArgumentException(ATTRIBUTE + " must be \"refuse\" or \"charge\", was \"" + value + "\"");
-    }
-
+    /** The value as a connector attribute or property writes it. */
     public String attributeValue() {
         return name().toLowerCase(Locale.ROOT);
     }

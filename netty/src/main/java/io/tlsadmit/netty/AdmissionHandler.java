@@ -18,6 +18,7 @@ import io.tlsadmit.gate.HelloAdmission;
 import io.tlsadmit.gate.HelloRecords;
 import io.tlsadmit.gate.LateGate;
 import io.tlsadmit.gate.RefuseAction;
+import io.tlsadmit.gate.RenegotiationWatch;
 import io.tlsadmit.gate.ServerHelloObserver;
 import io.tlsadmit.gate.SlowHelloReason;
 import io.tlsadmit.gate.source.PendingHellos;
@@ -28,6 +29,7 @@ import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLEngineResult;
 
 /**
  * The gate on one channel, placed right before its {@code SslHandler}. Inbound, it holds the bytes back
@@ -36,8 +38,11 @@ import javax.net.ssl.SSLEngine;
  * channel before the {@code SslHandler} has seen a byte. Outbound, it reads the server's first flight for
  * the truth (full or resumed); meanwhile it adds up the event-loop thread's CPU time spent below it, which
  * is the handshake's: Netty runs the engine, its delegated tasks and the key manager on that thread. When
- * the handshake is over it reports the cost and removes itself, so an established connection does not
- * pass through it.
+ * the handshake is over it reports the cost and, on TLS 1.3, removes itself, so an established connection does
+ * not pass through it. On TLS 1.2 it stays, handing the client's bytes on whole after a scan of their record
+ * headers for a renegotiation ({@link RenegotiationWatch}: refused, the channel is closed before the engine reads
+ * the new hello); while a handshake runs it hands them on record by record, so that it knows the handshake has
+ * completed before the next record reaches the engine.
  */
 final class AdmissionHandler extends ChannelDuplexHandler {
 
@@ -55,6 +60,7 @@ final class AdmissionHandler extends ChannelDuplexHandler {
     private final ConnectionAdmission connection;
     private final HelloAdmission admission;
     private final ServerHelloObserver serverHello = new ServerHelloObserver();
+    private final RenegotiationWatch renegotiations;
     /** The bytes received before the decision; null once passed on or released. */
     private ByteBuf held;
     private boolean heldIsCopy;
@@ -73,6 +79,7 @@ final class AdmissionHandler extends ChannelDuplexHandler {
         this.owner = owner;
         this.gate = owner.gate();
         this.connection = new ConnectionAdmission(gate);
+        this.renegotiations = new RenegotiationWatch(connection);
         this.admission = new HelloAdmission(connection, new HelloAdmission.Server() {
             @Override
             public int maxHelloBuffer() {
@@ -107,6 +114,7 @@ final class AdmissionHandler extends ChannelDuplexHandler {
         SocketAddress remote = ctx.channel().remoteAddress();
         connection.reset(now, SourcePrefix.of(remote), SourcePrefix.host(remote));
         admission.reset();
+        renegotiations.reset();
         SslHandler ssl = ctx.pipeline().get(SslHandler.class);
         if (ssl != null) {
             engine = ssl.engine();
@@ -157,7 +165,6 @@ final class AdmissionHandler extends ChannelDuplexHandler {
             }
             case ADMIT -> stopWaiting();
         }
-        int helloBytes = scratch.helloLength() + 4;
         Verdict verdict = connection.verdict();
         if (engine != null && gate.blockNewSession(connection)) {
             engine.setEnableSessionCreation(false); // the JDK's engine honours it; OpenSSL's ignores false
@@ -165,7 +172,7 @@ final class AdmissionHandler extends ChannelDuplexHandler {
         ByteBuf hold = held;
         held = null;
         if (verdict != null && verdict.isHandshake() && scratch.records() > 1) {
-            hold = coalesced(ctx, hold, helloBytes);
+            hold = coalesced(ctx, hold, scratch);
         }
         passOn(ctx, hold);
     }
@@ -193,20 +200,59 @@ final class AdmissionHandler extends ChannelDuplexHandler {
     }
 
     /** The hello in one record, so the engine parses it once (see {@link HelloRecords}). */
-    private static ByteBuf coalesced(ChannelHandlerContext ctx, ByteBuf bytes, int helloBytes) {
+    private static ByteBuf coalesced(ChannelHandlerContext ctx, ByteBuf bytes, ClientHello hello) {
         ByteBuf copy = ctx.alloc().heapBuffer(bytes.readableBytes());
         copy.writeBytes(bytes, bytes.readerIndex(), bytes.readableBytes());
         bytes.release();
         ByteBuffer array = ByteBuffer.wrap(copy.array(), copy.arrayOffset(), copy.readableBytes()).slice();
-        int end = HelloRecords.coalesce(array, copy.readableBytes(), helloBytes);
-        if (end >= 0) {
-            copy.writerIndex(end);
-        }
+        copy.writerIndex(HelloRecords.join(array, copy.readableBytes(), hello));
         return copy;
     }
 
-    /** The engine's work below this handler, timed on this thread until the handshake is over. */
+    /**
+     * The client's bytes on to the engine, as far as the renegotiation watch lets them: a whole read once the
+     * connection is established, record by record while a handshake runs.
+     */
     private void passOn(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof ByteBuf bytes) || engine == null || !renegotiations.isWatching()) {
+            fire(ctx, msg);
+            return;
+        }
+        int from = bytes.readerIndex();
+        int length = bytes.readableBytes();
+        ByteBuffer view = bytes.nioBuffer(from, length);
+        int base = view.position();
+        int at = 0;
+        while (at < length && ctx.channel().isActive()) { // the engine may have failed the connection meanwhile
+            int end = renegotiations.onInbound(view, base + at, base + length);
+            if (end == RenegotiationWatch.REFUSED) {
+                bytes.release();
+                ctx.close(); // counted by the gate; not a byte of the new hello reached the engine
+                return;
+            }
+            end -= base;
+            if (at == 0 && end == length) {
+                fire(ctx, bytes);
+                engineMayBeIdle();
+                return;
+            }
+            fire(ctx, bytes.retainedSlice(from + at, end - at));
+            engineMayBeIdle();
+            at = end;
+        }
+        bytes.release();
+    }
+
+    /** An allowed renegotiation is over once the engine has no handshake under way. */
+    private void engineMayBeIdle() {
+        if (connection.isRenegotiating()
+                && engine.getHandshakeStatus() == SSLEngineResult.HandshakeStatus.NOT_HANDSHAKING) {
+            renegotiations.engineIdle();
+        }
+    }
+
+    /** The engine's work below this handler, timed on this thread until the handshake is over. */
+    private void fire(ChannelHandlerContext ctx, Object msg) {
         if (handshakeOver) {
             ctx.fireChannelRead(msg);
             return;
@@ -253,7 +299,10 @@ final class AdmissionHandler extends ChannelDuplexHandler {
         addReadCpu();
         handshakeOver = true;
         gate.handshakeEnded(connection);
-        if (!ctx.isRemoved()) {
+        if (success) {
+            renegotiations.handshakeCompleted(engine.getSession().getProtocol());
+        }
+        if ((!success || !renegotiations.isWatching()) && !ctx.isRemoved()) {
             ctx.pipeline().remove(this);
         }
     }

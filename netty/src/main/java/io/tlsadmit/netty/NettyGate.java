@@ -7,10 +7,11 @@ import io.tlsadmit.admission.control.AdmissionController;
 import io.tlsadmit.admission.control.ControlLoop;
 import io.tlsadmit.classifier.ServerPolicy;
 import io.tlsadmit.gate.ConnectorGate;
-import io.tlsadmit.gate.GateSettings;
+import io.tlsadmit.gate.GateConfig;
 import io.tlsadmit.gate.LateGateKeyManager;
 import io.tlsadmit.gate.SlowHelloLimits;
 import io.tlsadmit.gate.source.AddressRanges;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -27,8 +28,9 @@ import javax.net.ssl.X509ExtendedKeyManager;
  * {@link #close()} stops the adaptive budget's control loop.
  *
  * <pre>{@code
- * GateSettings settings = new GateSettings();          // budget="adaptive" by default
- * NettyGate gate = NettyGate.start("https", settings);
+ * NettyGate gate = NettyGate.start("https", GateConfig.builder()   // an adaptive budget unless told otherwise
+ *         .budget(BudgetType.STATIC).maxFullHandshakesPerSecond(200).fullHandshakeBurst(50)
+ *         .build());
  * SslContext tls = SslContextBuilder.forServer(gate.keyManager(keyManagerFactory)).build();
  * // in the ChannelInitializer:
  * ch.pipeline().addLast(gate.newHandler(), tls.newHandler(ch.alloc()), new HttpServerCodec(), ...);
@@ -37,7 +39,7 @@ import javax.net.ssl.X509ExtendedKeyManager;
 public final class NettyGate implements AutoCloseable {
 
     /** Netty has no connection limit or timeout of its own to derive the slow-hello limits from. */
-    private static final long DEFAULT_CONNECTION_TIMEOUT_MILLIS = 20_000;
+    private static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(20);
     private static final int MAX_HELLO_BUFFER = 4 * (ServerPolicy.DEFAULT.maxHelloLength() + 9);
 
     private final ConnectorGate gate;
@@ -53,25 +55,26 @@ public final class NettyGate implements AutoCloseable {
     }
 
     /**
-     * A gate configured like a Tomcat connector's (the same attribute names and defaults,
-     * valve/README.md), started: an adaptive budget ticks from now on.
+     * A gate with these settings (the names and defaults of the Tomcat connector attributes, valve/README.md),
+     * started: an adaptive budget ticks from now on.
      *
      * @param name the {@code connector} label of the metrics
-     * @throws IllegalArgumentException naming the setting that is wrong
+     * @throws IllegalArgumentException naming the setting out of the budget's range
      */
-    public static NettyGate start(String name, GateSettings settings) {
-        Objects.requireNonNull(settings, "settings");
-        ConnectorGate gate = new ConnectorGate(name, settings.newBudget(), settings.refuseActionValue(),
-                settings.clientRenegotiationValue(), settings.connectionsPerNewUserValue());
-        gate.mode(settings.modeValue());
-        SlowHelloLimits limits = settings.slowHelloLimits(-1, DEFAULT_CONNECTION_TIMEOUT_MILLIS);
-        gate.slowHelloLimits(limits);
-        ControlLoop loop = null;
-        if (gate.budget() instanceof AdmissionController adaptive) {
-            loop = new ControlLoop(adaptive);
+    public static NettyGate start(String name, GateConfig config) {
+        Objects.requireNonNull(config, "config");
+        ConnectorGate gate = config.newGate(name);
+        gate.slowHelloLimits(config.slowHelloLimits(-1, DEFAULT_CONNECTION_TIMEOUT));
+        ControlLoop loop = gate.budget().view(AdmissionController.class).map(ControlLoop::new).orElse(null);
+        if (loop != null) {
             loop.start();
         }
-        return new NettyGate(gate, settings.bypassAddressesValue(), loop);
+        return new NettyGate(gate, config.bypassAddresses(), loop);
+    }
+
+    /** A gate with every setting at its default (an adaptive budget), started. */
+    public static NettyGate start(String name) {
+        return start(name, GateConfig.defaults());
     }
 
     /** The server-neutral gate: its counters, budget and mode. */
@@ -138,7 +141,7 @@ public final class NettyGate implements AutoCloseable {
 
     long helloTimeoutNanos() {
         SlowHelloLimits limits = gate.slowHelloLimits();
-        return TimeUnit.MILLISECONDS.toNanos(limits == null ? DEFAULT_CONNECTION_TIMEOUT_MILLIS : limits.helloTimeoutMillis());
+        return limits == null ? DEFAULT_CONNECTION_TIMEOUT.toNanos() : TimeUnit.MILLISECONDS.toNanos(limits.helloTimeoutMillis());
     }
 
     boolean canVerifySessionIds() {

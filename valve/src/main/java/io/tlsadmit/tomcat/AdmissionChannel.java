@@ -7,9 +7,9 @@ import io.tlsadmit.gate.ConnectionAdmission;
 import io.tlsadmit.gate.ConnectorGate;
 import io.tlsadmit.gate.HelloAdmission;
 import io.tlsadmit.gate.HelloRecords;
-import io.tlsadmit.gate.Initiator;
 import io.tlsadmit.gate.LateGate;
 import io.tlsadmit.gate.RefuseAction;
+import io.tlsadmit.gate.RenegotiationWatch;
 import io.tlsadmit.gate.ServerHelloObserver;
 import io.tlsadmit.gate.SlowHelloReason;
 import io.tlsadmit.gate.ThreadCpuClock;
@@ -47,8 +47,6 @@ import org.apache.tomcat.util.net.openssl.ciphers.SignatureScheme;
  */
 final class AdmissionChannel extends SecureNioChannel {
 
-    private static final String TLS13 = "TLSv1.3";
-
     private final AdmissionNioEndpoint endpoint;
     private final ConnectorGate gate;
     private final ConnectionAdmission admission;
@@ -66,12 +64,11 @@ final class AdmissionChannel extends SecureNioChannel {
      */
     private static final ThreadLocal<ClientHello> SCRATCH = ThreadLocal.withInitial(ClientHello::new);
     private final ServerHelloObserver serverHello = new ServerHelloObserver();
+    private final RenegotiationWatch renegotiations;
     private final PendingHellos.Entry pending = new PendingHellos.Entry(this);
     private boolean handshakeStarted;
     /** Why the slow-hello limits closed this connection while it waited for its hello (set by the acceptor). */
     private volatile SlowHelloReason evicted;
-    /** A client's renegotiation was refused inside a read: the read must fail so Tomcat closes the connection. */
-    private boolean renegotiationRefused;
     /**
      * When the poller last handed this connection to the worker pool. Written by the poller before
      * the task is queued and read by the worker that runs it: the executor's hand-off orders the two.
@@ -84,6 +81,7 @@ final class AdmissionChannel extends SecureNioChannel {
         this.gate = gate;
         this.admission = new ConnectionAdmission(gate);
         this.hello = new HelloAdmission(admission, endpoint.helloServer());
+        this.renegotiations = new RenegotiationWatch(admission);
         this.timesHandshakes = ThreadCpuClock.isSupported() && gate.budget().view(AdmissionController.class).isPresent();
     }
 
@@ -103,7 +101,7 @@ final class AdmissionChannel extends SecureNioChannel {
         hello.reset();
         handshakeStarted = false;
         evicted = null;
-        renegotiationRefused = false;
+        renegotiations.reset();
         dispatchedNanos = 0;
         if (channel == null) {
             return;
@@ -171,12 +169,7 @@ final class AdmissionChannel extends SecureNioChannel {
 
     /** A hello over several records is handed on as one, so Tomcat's SNI extractor reads all of it, quietly. */
     private void joinRecords(ClientHello hello) {
-        if (hello.records() > 1) {
-            int end = HelloRecords.coalesce(netInBuffer, netInBuffer.position(), 4 + hello.helloLength());
-            if (end >= 0) {
-                netInBuffer.position(end);
-            }
-        }
+        netInBuffer.position(HelloRecords.join(netInBuffer, netInBuffer.position(), hello));
     }
 
     /** @return 0 when admitted, -1 to close, or {@link SelectionKey#OP_READ} to wait for more of the hello */
@@ -280,6 +273,7 @@ final class AdmissionChannel extends SecureNioChannel {
         }
         if (result == 0 && handshakeComplete) {
             gate.handshakeEnded(admission);
+            renegotiations.handshakeCompleted(sslEngine.getSession().getProtocol());
             if (admission.isNewSessionBlocked() && sslEngine != null) {
                 sslEngine.setEnableSessionCreation(true); // a renegotiation, if allowed, is a handshake of its own
             }
@@ -301,16 +295,15 @@ final class AdmissionChannel extends SecureNioChannel {
     }
 
     /**
-     * The engine has work to do. Once the handshake is complete, on TLS 1.2 that can only be a
-     * renegotiation the client started (TLS 1.3 has none: its post-handshake messages, such as KeyUpdate,
-     * are cheap and run as usual). A refused one is stopped here, before the engine's task parses the
-     * new hello, and the read that found it fails.
+     * The engine has work to do. Once the handshake is complete, that is a handshake message from the client: on
+     * TLS 1.2 a renegotiation it started, which the gate's {@link RenegotiationWatch} decides (Tomcat's read fills
+     * the buffer and unwraps it in one method, so the engine's request for a task is where this adapter can see
+     * it). A refused one is stopped here, before the engine's task parses the new hello, and the read that found
+     * it fails.
      */
     @Override
     protected HandshakeStatus tasks() {
-        if (handshakeComplete && !admission.isRenegotiating() && !TLS13.equals(sslEngine.getSession().getProtocol())
-                && !gate.renegotiation(admission, Initiator.CLIENT)) {
-            renegotiationRefused = true;
+        if (handshakeComplete && renegotiations.onHandshakeMessage() == RenegotiationWatch.Step.REFUSE) {
             netInBuffer.clear(); // nothing more is read from this connection; ends the unwrap loop of read()
             return sslEngine.getHandshakeStatus();
         }
@@ -332,24 +325,24 @@ final class AdmissionChannel extends SecureNioChannel {
     }
 
     private void afterRead() throws IOException {
-        if (renegotiationRefused) {
+        if (renegotiations.isRefused()) {
             throw new IOException("tlsadmit: client-initiated renegotiation refused on " + gate.name());
         }
         SSLEngine engine = sslEngine;
         if (admission.isRenegotiating() && engine != null
                 && engine.getHandshakeStatus() == HandshakeStatus.NOT_HANDSHAKING) {
-            gate.renegotiationFinished(admission);
+            renegotiations.engineIdle();
         }
     }
 
     /** Tomcat asks the client for a certificate after the first handshake (TLS 1.2): charged, never refused early. */
     @Override
     public void rehandshake(long timeout) throws IOException {
-        gate.renegotiation(admission, Initiator.SERVER);
+        renegotiations.serverRenegotiation();
         try {
             super.rehandshake(timeout);
         } finally {
-            gate.renegotiationFinished(admission);
+            renegotiations.serverRenegotiationEnded();
         }
     }
 

@@ -6,6 +6,7 @@ import io.tlsadmit.classifier.Verdict;
 import io.tlsadmit.admission.control.AdmissionController;
 import io.tlsadmit.gate.ConnectorGate;
 import io.tlsadmit.gate.Decision;
+import io.tlsadmit.gate.GateConfig;
 import io.tlsadmit.gate.HelloAdmission;
 import io.tlsadmit.gate.RefuseAction;
 import io.tlsadmit.gate.SlowHelloLimits;
@@ -76,8 +77,13 @@ public class AdmissionNioEndpoint extends NioEndpoint {
     private long acceptedHost;
     private boolean acceptedBypass;
 
-    void gate(ConnectorGate gate) {
+    /** The connector's gate and what else its settings tell this endpoint; set by the protocol at init. */
+    void gate(ConnectorGate gate, GateConfig config, SlowHelloLimits limits) {
         this.gate = gate;
+        gate.slowHelloLimits(limits);
+        this.helloTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(limits.helloTimeoutMillis());
+        nativePeek(config.nativePeek());
+        this.bypassAddresses = config.bypassAddresses();
     }
 
     ConnectorGate gate() {
@@ -91,19 +97,6 @@ public class AdmissionNioEndpoint extends NioEndpoint {
             return new AdmissionChannel(buffer, this, current);
         }
         return super.createChannel(buffer);
-    }
-
-    /** How long and how many connections may wait for their hello; resolved by the protocol at init. */
-    void slowHelloLimits(SlowHelloLimits limits) {
-        ConnectorGate current = gate;
-        if (current != null) {
-            current.slowHelloLimits(limits);
-        }
-        this.helloTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(limits.helloTimeoutMillis());
-    }
-
-    void bypassAddresses(AddressRanges ranges) {
-        this.bypassAddresses = ranges;
     }
 
     /** Whether the connection being set up comes from a bypass address (acceptor thread only). */
@@ -224,7 +217,7 @@ public class AdmissionNioEndpoint extends NioEndpoint {
         }
     }
 
-    void nativePeek(boolean enabled) {
+    private void nativePeek(boolean enabled) {
         this.nativePeek = enabled;
         this.peekOnAccept = enabled && NativePeek.isAvailable();
     }

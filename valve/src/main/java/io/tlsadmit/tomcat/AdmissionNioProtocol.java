@@ -2,14 +2,14 @@ package io.tlsadmit.tomcat;
 
 import io.tlsadmit.admission.control.AdmissionController;
 import io.tlsadmit.admission.control.ControlLoop;
+import io.tlsadmit.gate.BudgetType;
 import io.tlsadmit.gate.ConnectorGate;
-import io.tlsadmit.gate.GateSettings;
+import io.tlsadmit.gate.GateConfig;
 import io.tlsadmit.gate.RefusalEpisodes;
-import io.tlsadmit.gate.GateMode;
 import io.tlsadmit.gate.SlowHelloLimits;
-import io.tlsadmit.gate.source.AddressRanges;
-import io.tlsadmit.gate.adaptive.AdaptiveSettings;
+import io.tlsadmit.gate.adaptive.AdaptiveConfig;
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -33,19 +33,18 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
     private static final Log log = LogFactory.getLog(AdmissionNioProtocol.class);
     public static final String JMX_DOMAIN = "io.tlsadmit";
 
-    private final GateSettings settings = new GateSettings();
+    private final ConnectorAttributes attributes = new ConnectorAttributes();
     private volatile ConnectorGate gate;
+    private volatile BudgetType budgetType;
     private volatile String initFailure;
     private ObjectName mbeanName;
     private ObjectName adaptiveMBeanName;
-    private String shortestWorkFirst = "true";
     /**
      * Full handshakes run in memory before the connector accepts. 64: with JSSE and RSA-4096 the first cost 155–193 ms
      * of CPU (both sides), the 64th 12–16 ms (docs/benchmarks.md section 4); 2.6 s at start on one CPU there, the JIT
      * compiler included, 0.2–0.8 s with RSA-2048.
      */
     static final int DEFAULT_WARM_UP_HANDSHAKES = 64;
-    private String warmUpHandshakes = Integer.toString(DEFAULT_WARM_UP_HANDSHAKES);
     /** Ticks an adaptive budget while the connector runs; null when stopped or static. */
     private ControlLoop controlLoop;
     /** Checks once a second whether the connector started or stopped refusing, for the log; null when stopped. */
@@ -65,197 +64,174 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
     }
 
     public String getBudget() {
-        return settings.getBudget();
+        return attributes.getBudget();
     }
 
     public void setBudget(String budget) {
-        settings.setBudget(budget);
+        attributes.setBudget(budget);
     }
 
     public String getMaxFullHandshakesPerSecond() {
-        return settings.getMaxFullHandshakesPerSecond();
+        return attributes.getMaxFullHandshakesPerSecond();
     }
 
     public void setMaxFullHandshakesPerSecond(String rate) {
-        settings.setMaxFullHandshakesPerSecond(rate);
+        attributes.setMaxFullHandshakesPerSecond(rate);
     }
 
     public String getFullHandshakeBurst() {
-        return settings.getFullHandshakeBurst();
+        return attributes.getFullHandshakeBurst();
     }
 
     public void setFullHandshakeBurst(String burst) {
-        settings.setFullHandshakeBurst(burst);
+        attributes.setFullHandshakeBurst(burst);
     }
 
     public String getRefuseAction() {
-        return settings.getRefuseAction();
+        return attributes.getRefuseAction();
     }
 
     public void setRefuseAction(String action) {
-        settings.setRefuseAction(action);
+        attributes.setRefuseAction(action);
     }
 
     public String getNativePeek() {
-        return settings.getNativePeek();
+        return attributes.getNativePeek();
     }
 
     public void setNativePeek(String nativePeek) {
-        settings.setNativePeek(nativePeek);
+        attributes.setNativePeek(nativePeek);
     }
 
     /** {@code refuse} (default) or {@code charge}: what a client's TLS 1.2 renegotiation gets. */
     public String getClientRenegotiation() {
-        return settings.getClientRenegotiation();
+        return attributes.getClientRenegotiation();
     }
 
     public void setClientRenegotiation(String policy) {
-        settings.setClientRenegotiation(policy);
+        attributes.setClientRenegotiation(policy);
     }
 
     /** {@code enforce} (default) or {@code observe}: decide and count, refuse nothing. */
     public String getMode() {
-        return settings.getMode();
+        return attributes.getMode();
     }
 
     public void setMode(String mode) {
-        settings.setMode(mode);
+        attributes.setMode(mode);
     }
 
     /** CIDR ranges whose connections are admitted without a decision (health checkers, internal callers). */
     public String getBypassAddresses() {
-        return settings.getBypassAddresses();
+        return attributes.getBypassAddresses();
     }
 
     public void setBypassAddresses(String ranges) {
-        settings.setBypassAddresses(ranges);
+        attributes.setBypassAddresses(ranges);
     }
 
     /** New connections of one host admitted together when the budget admits its first (a browser's page). */
     public String getConnectionsPerNewUser() {
-        return settings.getConnectionsPerNewUser();
+        return attributes.getConnectionsPerNewUser();
     }
 
     public void setConnectionsPerNewUser(String connections) {
-        settings.setConnectionsPerNewUser(connections);
+        attributes.setConnectionsPerNewUser(connections);
     }
 
     /** Longest wait for a complete ClientHello, ms from accept. */
     public String getHelloTimeout() {
-        return settings.getHelloTimeout();
+        return attributes.getHelloTimeout();
     }
 
     public void setHelloTimeout(String millis) {
-        settings.setHelloTimeout(millis);
+        attributes.setHelloTimeout(millis);
     }
 
     /** Connections waiting for their hello before the oldest is closed. */
     public String getMaxPendingHellos() {
-        return settings.getMaxPendingHellos();
+        return attributes.getMaxPendingHellos();
     }
 
     public void setMaxPendingHellos(String connections) {
-        settings.setMaxPendingHellos(connections);
+        attributes.setMaxPendingHellos(connections);
     }
 
     /** Connections waiting for their hello from one source (IPv4 /24, IPv6 /64) before more are closed at accept. */
     public String getMaxPendingHellosPerSource() {
-        return settings.getMaxPendingHellosPerSource();
+        return attributes.getMaxPendingHellosPerSource();
     }
 
     public void setMaxPendingHellosPerSource(String connections) {
-        settings.setMaxPendingHellosPerSource(connections);
+        attributes.setMaxPendingHellosPerSource(connections);
     }
 
     // ---- budget="adaptive" (valve/README.md) --------------------------------------------------
 
     public String getCpus() {
-        return settings.adaptive().getCpus();
+        return attributes.getCpus();
     }
 
     public void setCpus(String cpus) {
-        settings.adaptive().setCpus(cpus);
+        attributes.setCpus(cpus);
     }
 
     public String getTargetUtilization() {
-        return settings.adaptive().getTargetUtilization();
+        return attributes.getTargetUtilization();
     }
 
     public void setTargetUtilization(String utilization) {
-        settings.adaptive().setTargetUtilization(utilization);
+        attributes.setTargetUtilization(utilization);
     }
 
     public String getControlPeriod() {
-        return settings.adaptive().getControlPeriod();
+        return attributes.getControlPeriod();
     }
 
     public void setControlPeriod(String millis) {
-        settings.adaptive().setControlPeriod(millis);
+        attributes.setControlPeriod(millis);
     }
 
     public String getMinFullHandshakesPerSecond() {
-        return settings.adaptive().getMinFullHandshakesPerSecond();
+        return attributes.getMinFullHandshakesPerSecond();
     }
 
     public void setMinFullHandshakesPerSecond(String rate) {
-        settings.adaptive().setMinFullHandshakesPerSecond(rate);
+        attributes.setMinFullHandshakesPerSecond(rate);
     }
 
     public String getQueueDelayTarget() {
-        return settings.adaptive().getQueueDelayTarget();
+        return attributes.getQueueDelayTarget();
     }
 
     public void setQueueDelayTarget(String millis) {
-        settings.adaptive().setQueueDelayTarget(millis);
+        attributes.setQueueDelayTarget(millis);
     }
 
     public String getInitialFullHandshakeCost() {
-        return settings.adaptive().getInitialFullHandshakeCost();
+        return attributes.getInitialFullHandshakeCost();
     }
 
     public void setInitialFullHandshakeCost(String micros) {
-        settings.adaptive().setInitialFullHandshakeCost(micros);
+        attributes.setInitialFullHandshakeCost(micros);
     }
 
     /** Busy workers take established connections and resumptions before new full handshakes. */
     public String getShortestWorkFirst() {
-        return shortestWorkFirst;
+        return attributes.getShortestWorkFirst();
     }
 
     public void setShortestWorkFirst(String enabled) {
-        this.shortestWorkFirst = enabled;
+        attributes.setShortestWorkFirst(enabled);
     }
 
     /** Full TLS handshakes run in memory at start, so that the first clients do not pay for the JIT; 0 = none. */
     public String getWarmUpHandshakes() {
-        return warmUpHandshakes;
+        return attributes.getWarmUpHandshakes();
     }
 
     public void setWarmUpHandshakes(String handshakes) {
-        this.warmUpHandshakes = handshakes;
-    }
-
-    private int warmUpHandshakesValue() {
-        try {
-            int value = Integer.parseInt(warmUpHandshakes == null ? "" : warmUpHandshakes.trim());
-            if (value >= 0 && value <= 10_000) {
-                return value;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException("warmUpHandshakes must be a whole number of handshakes in [0, 10000]"
-                + " (0 = no warm-up), was \"" + warmUpHandshakes + "\"");
-    }
-
-    private boolean shortestWorkFirstValue() {
-        String value = shortestWorkFirst == null ? "" : shortestWorkFirst.trim().toLowerCase(Locale.ROOT);
-        return switch (value) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw new IllegalArgumentException("shortestWorkFirst must be \"true\" or \"false\", was \""
-                    + shortestWorkFirst + "\"");
-        };
+        attributes.setWarmUpHandshakes(handshakes);
     }
 
     /**
@@ -287,35 +263,27 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
                     + " on connector " + getName();
             throw new IllegalArgumentException(initFailure);
         }
+        GateConfig config;
         ConnectorGate created;
-        boolean nativePeek;
         boolean workerPriority;
         SlowHelloLimits slowHellos;
-        AddressRanges bypass;
-        GateMode mode;
         int warmUp;
         try {
-            created = new ConnectorGate(unquotedName(), settings.newBudget(), settings.refuseActionValue(),
-                    settings.clientRenegotiationValue(), settings.connectionsPerNewUserValue());
-            nativePeek = settings.nativePeekValue();
-            workerPriority = shortestWorkFirstValue();
-            slowHellos = settings.slowHelloLimits(getMaxConnections(), getConnectionTimeout());
-            bypass = settings.bypassAddressesValue();
-            mode = settings.modeValue();
-            warmUp = warmUpHandshakesValue();
+            config = attributes.gateConfig();
+            created = config.newGate(unquotedName());
+            workerPriority = attributes.shortestWorkFirst();
+            slowHellos = config.slowHelloLimits(getMaxConnections(), Duration.ofMillis(getConnectionTimeout()));
+            warmUp = attributes.warmUpHandshakes();
         } catch (IllegalArgumentException e) {
             // Tomcat logs this and leaves the connector failed; the valve then stops the start.
             initFailure = "tlsadmit: invalid connector attribute on " + getName() + ": " + withPlaceholderHint(e.getMessage());
             throw new IllegalArgumentException(initFailure, e);
         }
-        created.mode(mode);
         gate = created;
+        budgetType = config.budget();
         AdmissionNioEndpoint endpoint = (AdmissionNioEndpoint) getEndpoint();
-        endpoint.gate(created);
-        endpoint.nativePeek(nativePeek);
+        endpoint.gate(created, config, slowHellos);
         endpoint.shortestWorkFirst(workerPriority);
-        endpoint.slowHelloLimits(slowHellos);
-        endpoint.bypassAddresses(bypass);
         endpoint.warmUpHandshakes(warmUp);
         super.init();
         registerMBean(created);
@@ -323,7 +291,7 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         if (adaptive != null) {
             adaptiveMBeanName = register("AdaptiveBudget", new AdaptiveBudget(unquotedName(), adaptive));
             log.info("tlsadmit: adaptive budget on " + getName() + ": " + adaptive.cpusAllocated() + " CPUs ("
-                    + adaptive.allocation().lastReading().source() + ", affinity from " + AdaptiveSettings.affinitySource()
+                    + adaptive.allocation().lastReading().source() + ", affinity from " + AdaptiveConfig.affinitySource()
                     + "), targetUtilization " + adaptive.getTargetUtilization() + ", controlPeriod "
                     + adaptive.getControlPeriod() + " ms, cap " + adaptive.getMaxFullHandshakesPerSecond() + "/s");
         }
@@ -342,7 +310,7 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
             if (server.isRegistered(name)) {
                 server.unregisterMBean(name);
             }
-            server.registerMBean(new Gate(created, settings.getBudget().trim().toLowerCase(Locale.ROOT),
+            server.registerMBean(new Gate(created, budgetType.attributeValue(),
                     (AdmissionNioEndpoint) getEndpoint()), name);
             mbeanName = name;
         } catch (JMException e) {
@@ -394,7 +362,7 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
             }
             String verb = observing ? "would have " : "";
             String budget = String.format(Locale.ROOT, "budget %s %.1f new full handshakes/s, %.1f tokens",
-                    settings.getBudget(), current.budget().fullHandshakesPerSecond(), current.budget().availableTokens());
+                    attributes.getBudget(), current.budget().fullHandshakesPerSecond(), current.budget().availableTokens());
             if (change.started()) {
                 log.info("tlsadmit: " + unquotedName() + " " + (observing ? "would start" : "started") + " refusing handshakes: "
                         + change.refusedLastCheck() + " " + verb + "refused in the last second; " + budget);

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tlsadmit.gate.GateSettings;
 import org.junit.jupiter.api.Test;
 
 /** The Tomcat side of a bad attribute's message: what server.xml's placeholders need. */
@@ -12,9 +11,9 @@ class AdmissionNioProtocolTest {
 
     @Test
     void anUnresolvedPlaceholderSaysHowTomcatResolvesEnvironmentVariables() {
-        GateSettings settings = new GateSettings();
-        settings.adaptive().setCpus("${TLSADMIT_CPU_REQUEST_MILLICORES}m");
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, settings::newBudget);
+        ConnectorAttributes attributes = new ConnectorAttributes();
+        attributes.setCpus("${TLSADMIT_CPU_REQUEST_MILLICORES}m");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, attributes::gateConfig);
         String message = AdmissionNioProtocol.withPlaceholderHint(e.getMessage());
         assertTrue(message.startsWith("cpus must be a number of CPUs"), message);
         assertTrue(message.contains("\"${TLSADMIT_CPU_REQUEST_MILLICORES}m\""), message);

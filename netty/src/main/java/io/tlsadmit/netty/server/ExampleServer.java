@@ -1,6 +1,9 @@
 package io.tlsadmit.netty.server;
 
-import io.tlsadmit.gate.GateSettings;
+import io.tlsadmit.gate.BudgetType;
+import io.tlsadmit.gate.GateConfig;
+import io.tlsadmit.gate.GateMode;
+import io.tlsadmit.gate.RefuseAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,23 +37,23 @@ public final class ExampleServer implements Callable<Integer> {
     String gate;
 
     @Option(names = "--budget", defaultValue = "adaptive", description = "adaptive or static")
-    String budget;
+    BudgetType budget;
 
     @Option(names = "--rate", description = "maxFullHandshakesPerSecond (static: the rate; adaptive: the cap)")
-    String rate;
+    Double rate;
 
     @Option(names = "--burst", description = "fullHandshakeBurst")
-    String burst;
+    Long burst;
 
     @Option(names = "--connections-per-new-user", description = "connectionsPerNewUser (1: no grace for a new"
             + " host's further connections)")
-    String connectionsPerNewUser;
+    Integer connectionsPerNewUser;
 
     @Option(names = "--refuse-action", defaultValue = "close", description = "close (FIN) or reset (RST)")
-    String refuseAction;
+    RefuseAction refuseAction;
 
     @Option(names = "--mode", defaultValue = "enforce", description = "enforce or observe")
-    String mode;
+    GateMode mode;
 
     @Option(names = "--metrics-port", defaultValue = "-1",
             description = "plain-HTTP metrics port on 127.0.0.1 (0: any free port; default: none)")
@@ -67,13 +70,9 @@ public final class ExampleServer implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        // The JDK engine accepts a client's TLS 1.2 renegotiation by default; the Netty gate does not see one
-        // (it leaves the pipeline after the first handshake), so the example refuses them. BoringSSL never
-        // renegotiates as a server.
-        System.setProperty("jdk.tls.rejectClientInitiatedRenegotiation", "true");
         GatedHttpsServer.Engine tlsEngine = GatedHttpsServer.Engine.parse(engine);
-        GateSettings settings = switch (gate.trim().toLowerCase(Locale.ROOT)) {
-            case "on" -> settings();
+        GateConfig config = switch (gate.trim().toLowerCase(Locale.ROOT)) {
+            case "on" -> config();
             case "off" -> null;
             default -> throw new IllegalArgumentException("--gate must be \"on\" or \"off\", was \"" + gate + "\"");
         };
@@ -81,7 +80,7 @@ public final class ExampleServer implements Callable<Integer> {
         if (certificateOut != null) {
             Files.writeString(certificateOut, generated.certificatePem(), StandardCharsets.US_ASCII);
         }
-        GatedHttpsServer server = GatedHttpsServer.start(port, tlsEngine, settings,
+        GatedHttpsServer server = GatedHttpsServer.start(port, tlsEngine, config,
                 GatedHttpsServer.keyManagerFactory(generated), metricsPort, threads);
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "tlsadmit-netty-server-stop"));
         System.out.println(READY + "https://127.0.0.1:" + server.port() + " (engine "
@@ -93,25 +92,24 @@ public final class ExampleServer implements Callable<Integer> {
         return 0;
     }
 
-    private GateSettings settings() {
-        GateSettings settings = new GateSettings();
-        settings.setBudget(budget);
+    /** The options as the gate's settings; picocli has parsed each, the builder checks their ranges. */
+    private GateConfig config() {
+        GateConfig.Builder config = GateConfig.builder().budget(budget).refuseAction(refuseAction).mode(mode);
         if (rate != null) {
-            settings.setMaxFullHandshakesPerSecond(rate);
+            config.maxFullHandshakesPerSecond(rate);
         }
         if (burst != null) {
-            settings.setFullHandshakeBurst(burst);
+            config.fullHandshakeBurst(burst);
         }
         if (connectionsPerNewUser != null) {
-            settings.setConnectionsPerNewUser(connectionsPerNewUser);
+            config.connectionsPerNewUser(connectionsPerNewUser);
         }
-        settings.setRefuseAction(refuseAction);
-        settings.setMode(mode);
-        return settings;
+        return config.build();
     }
 
     public static void main(String[] args) {
-        CommandLine command = new CommandLine(new ExampleServer());
+        // enum values as the Tomcat attributes write them (static, reset, observe), in any case
+        CommandLine command = new CommandLine(new ExampleServer()).setCaseInsensitiveEnumValuesAllowed(true);
         command.setExecutionExceptionHandler((e, cl, parsed) -> {
             cl.getErr().println("tlsadmit-netty-server: " + e.getMessage());
             return 2;

@@ -17,7 +17,7 @@ import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
-import io.tlsadmit.gate.GateSettings;
+import io.tlsadmit.gate.GateConfig;
 import io.tlsadmit.netty.NettyGate;
 import io.tlsadmit.netty.NettyGateMeterBinder;
 import java.net.InetAddress;
@@ -75,17 +75,17 @@ public final class GatedHttpsServer implements AutoCloseable {
     }
 
     /**
-     * @param settings    the gate's settings, or null for no gate at all
+     * @param config      the gate's settings, or null for no gate at all
      * @param metricsPort the metrics listener's port on 127.0.0.1: 0 for any free one, -1 for none
      * @param threads     event-loop threads, 0 for Netty's default (two per CPU)
      */
-    public static GatedHttpsServer start(int port, Engine engine, GateSettings settings, KeyManagerFactory keys,
+    public static GatedHttpsServer start(int port, Engine engine, GateConfig config, KeyManagerFactory keys,
             int metricsPort, int threads) throws Exception {
         if (engine == Engine.OPENSSL && !OpenSsl.isAvailable()) {
             throw new IllegalStateException("--engine openssl: BoringSSL is not available on this machine: "
                     + OpenSsl.unavailabilityCause());
         }
-        NettyGate gate = settings == null ? null : NettyGate.start(GATE_NAME, settings);
+        NettyGate gate = config == null ? null : NettyGate.start(GATE_NAME, config);
         SslContextBuilder builder = gate == null ? SslContextBuilder.forServer(keys)
                 : SslContextBuilder.forServer(gate.keyManager(keys));
         SslContext tls = sslContext(builder, engine);

@@ -7,10 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tlsadmit.admission.HandshakeKind;
 import io.tlsadmit.classifier.TlsVersion;
 import io.tlsadmit.classifier.Verdict;
+import io.tlsadmit.gate.BudgetType;
 import io.tlsadmit.gate.Decision;
+import io.tlsadmit.gate.GateConfig;
 import io.tlsadmit.gate.GateCounters;
-import io.tlsadmit.gate.GateSettings;
+import io.tlsadmit.gate.Initiator;
 import io.tlsadmit.gate.LateGate;
+import io.tlsadmit.gate.RenegotiationPolicy;
 import io.tlsadmit.netty.server.GatedHttpsServer.Engine;
 import io.tlsadmit.testing.OpenSslClient;
 import io.tlsadmit.testing.TestKeystore;
@@ -25,6 +28,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Handler;
@@ -94,12 +98,10 @@ class GatedServerTest {
      * rate of 0 holds no token at all); no grace for a host's further connections.
      */
     private GatedHttpsServer gated(Engine engine, long tokens) throws Exception {
-        GateSettings settings = new GateSettings();
-        settings.setBudget("static");
-        settings.setMaxFullHandshakesPerSecond(tokens == 0 ? "0" : "0.001");
-        settings.setFullHandshakeBurst(String.valueOf(tokens));
-        settings.setConnectionsPerNewUser("1");
-        GatedHttpsServer server = GatedHttpsServer.start(0, engine, settings, keys, 0, 1);
+        GateConfig config = GateConfig.builder().budget(BudgetType.STATIC)
+                .maxFullHandshakesPerSecond(tokens == 0 ? 0 : 0.001).fullHandshakeBurst(tokens)
+                .connectionsPerNewUser(1).build();
+        GatedHttpsServer server = GatedHttpsServer.start(0, engine, config, keys, 0, 1);
         servers.add(server);
         assertEquals(tokens, server.gate().gate().budget().availableTokens(), 0.01);
         return server;
@@ -180,10 +182,9 @@ class GatedServerTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void silentConnectionsAreClosedByTheSlowHelloLimits(Engine engine) throws Exception {
-        GateSettings settings = new GateSettings();
-        settings.setHelloTimeout("500");
-        settings.setMaxPendingHellosPerSource("2");
-        GatedHttpsServer server = GatedHttpsServer.start(0, engine, settings, keys, -1, 1);
+        GateConfig config = GateConfig.builder().helloTimeout(Duration.ofMillis(500)).maxPendingHellosPerSource(2)
+                .build();
+        GatedHttpsServer server = GatedHttpsServer.start(0, engine, config, keys, -1, 1);
         servers.add(server);
         GateCounters counters = server.gate().gate().counters();
         try (Socket first = new Socket(InetAddress.getLoopbackAddress(), server.port());
@@ -238,6 +239,44 @@ class GatedServerTest {
             assertEquals(6 - completed, counters.distrustedOffers(Decision.REFUSED));
             assertEquals(-completed, server.gate().gate().budget().availableTokens(), 0.5);
         }
+    }
+
+    /**
+     * A TLS 1.2 client renegotiates ({@code openssl s_client}, R) on its admitted connection, the budget spent by its
+     * first handshake: with {@code clientRenegotiation=refuse} (the default) the connection is closed before the
+     * engine reads the new hello, so no full handshake runs outside the budget.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aClientsTls12RenegotiationIsRefusedBeforeTheEngineReadsIt(Engine engine) throws Exception {
+        GatedHttpsServer server = gated(engine, 1);
+        OpenSslClient.Result result = OpenSslClient.to(server.port(), keystore).tls12().renegotiate().run();
+        assertTrue(result.output().contains("\nNew, TLSv1.2"), result.output());
+        assertTrue(result.output().contains("RENEGOTIATING"), result.output());
+        assertFalse(result.renegotiated(), "the renegotiation must not complete: " + result.output());
+        GateCounters counters = server.gate().gate().counters();
+        assertEquals(1, counters.renegotiations(Initiator.CLIENT, Decision.REFUSED));
+        assertEquals(1, counters.handshakes(HandshakeKind.FULL), "only the first handshake");
+        assertEquals(0, counters.lateRefusals(Verdict.NEW), "nothing reached the key manager");
+    }
+
+    /**
+     * {@code clientRenegotiation=charge} on the JDK engine: the renegotiation's full handshake is charged like any
+     * other through the late gate: refused at the certificate on an empty budget, paid for by a token otherwise.
+     */
+    @org.junit.jupiter.api.Test
+    void anAllowedRenegotiationIsChargedToTheBudgetOnTheJdkEngine() throws Exception {
+        GateConfig config = GateConfig.builder().budget(BudgetType.STATIC).maxFullHandshakesPerSecond(0.001)
+                .fullHandshakeBurst(1).connectionsPerNewUser(1).clientRenegotiation(RenegotiationPolicy.CHARGE).build();
+        GatedHttpsServer server = GatedHttpsServer.start(0, Engine.JDK, config, keys, -1, 1);
+        servers.add(server);
+        GateCounters counters = server.gate().gate().counters();
+        OpenSslClient.Result unpaid = OpenSslClient.to(server.port(), keystore).tls12().renegotiate().run();
+        assertTrue(unpaid.output().contains("RENEGOTIATING"), unpaid.output());
+        assertFalse(unpaid.renegotiated(), "no token for the renegotiation: " + unpaid.output());
+        assertEquals(1, counters.renegotiations(Initiator.CLIENT, Decision.ADMITTED));
+        assertEquals(1, counters.lateRefusals(Verdict.NEW), "refused when the engine asked for the certificate");
+        assertEquals(1, counters.handshakes(HandshakeKind.FULL));
     }
 
     @ParameterizedTest
