@@ -1,5 +1,6 @@
 package io.tlsadmit.netty;
 
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandler;
 import io.netty.handler.ssl.JdkSslContext;
 import io.netty.handler.ssl.SslContext;
@@ -11,6 +12,7 @@ import io.tlsadmit.gate.GateConfig;
 import io.tlsadmit.gate.LateGateKeyManager;
 import io.tlsadmit.gate.SlowHelloLimits;
 import io.tlsadmit.gate.source.AddressRanges;
+import io.tlsadmit.gate.warmup.HandshakeWarmUp;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;
@@ -41,6 +43,8 @@ public final class NettyGate implements AutoCloseable {
     /** Netty has no connection limit or timeout of its own to derive the slow-hello limits from. */
     private static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(20);
     private static final int MAX_HELLO_BUFFER = 4 * (ServerPolicy.DEFAULT.maxHelloLength() + 9);
+    /** As the Tomcat connector's: a warm-up never holds a start up for long, whatever the key costs. */
+    private static final Duration WARM_UP_LIMIT = Duration.ofSeconds(5);
 
     private final ConnectorGate gate;
     private final AddressRanges bypass;
@@ -120,6 +124,22 @@ public final class NettyGate implements AutoCloseable {
         if (context instanceof JdkSslContext) {
             sessions = context.sessionContext();
         }
+    }
+
+    /**
+     * Runs {@code handshakes} full TLS handshakes in memory against engines of {@code context} before the server
+     * binds ({@link HandshakeWarmUp}: the JIT compiles the handshake before the first client pays for it, at most 5 s),
+     * and lets an adaptive budget start from the server side's cost it measured instead of a guess (on a fresh
+     * Tomcat with RSA-4096 the guess made the first second admit 2.7 times the steady rate; docs/benchmarks.md
+     * section 4). Counted nowhere, charged to nobody; a failing warm-up is logged and returns what it did.
+     */
+    public HandshakeWarmUp.Result warmUp(SslContext context, int handshakes) {
+        Objects.requireNonNull(context, "context");
+        HandshakeWarmUp.Result result = HandshakeWarmUp.run(() -> context.newEngine(ByteBufAllocator.DEFAULT),
+                handshakes, WARM_UP_LIMIT);
+        gate.budget().view(AdmissionController.class)
+                .ifPresent(controller -> controller.fullHandshakeCostMeasuredAtStart(result.serverCpuNanos()));
+        return result;
     }
 
     /** Stops the adaptive budget's control loop; the budget keeps its last rate. */

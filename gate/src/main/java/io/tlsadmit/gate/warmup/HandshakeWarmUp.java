@@ -167,12 +167,31 @@ public final class HandshakeWarmUp {
                     && server.getHandshakeStatus() == HandshakeStatus.NOT_HANDSHAKING) {
                 return serverCpu;
             }
+            if (!moved && client.getHandshakeStatus() == HandshakeStatus.NOT_HANDSHAKING && toServer.position() == 0
+                    && finishedOnEmptyRead(server, scratch)) {
+                return serverCpu;
+            }
             if (!moved) {
                 throw new SSLException("warm-up handshake made no progress (client " + client.getHandshakeStatus()
                         + ", server " + server.getHandshakeStatus() + ")");
             }
         }
         throw new SSLException("warm-up handshake did not finish in " + MAX_STEPS + " steps");
+    }
+
+    /**
+     * Whether a server engine that has read everything the client sent finishes when asked to read once more.
+     * BoringSSL's engine (netty-tcnative) keeps reporting {@code NEED_UNWRAP} after the client's last flight until a
+     * read, even an empty one, lets it see that its handshake completed.
+     */
+    private static boolean finishedOnEmptyRead(SSLEngine server, ByteBuffer scratch) throws SSLException {
+        if (server.getHandshakeStatus() != HandshakeStatus.NEED_UNWRAP) {
+            return false;
+        }
+        scratch.clear();
+        server.unwrap(EMPTY, scratch);
+        HandshakeStatus status = server.getHandshakeStatus();
+        return status == HandshakeStatus.NOT_HANDSHAKING || status == HandshakeStatus.FINISHED;
     }
 
     /** One engine's turn: its tasks, what the peer sent it, what it has to send. Whether anything happened. */
