@@ -89,6 +89,7 @@ public final class CpuManager implements AutoCloseable {
                 : null;
         if (cgroups != null) {
             cgroups.weighParent(config.cpus().size());
+            cgroups.weighManager(ProcessHandle.current().pid());
         }
         this.affinity = new ThreadAffinity(fsRoot);
         this.gateCalls = Executors.newCachedThreadPool(r -> {

@@ -55,6 +55,7 @@ class CpuManagerTest {
         QuotaCgroups cgroups = QuotaCgroups.detect(Path.of("/"));
         cgroups.remove(shop);
         cgroups.remove(blog);
+        cgroups.removeManagerGroup(); // the manager moved this JVM there
     }
 
     @Test
@@ -74,6 +75,8 @@ class CpuManagerTest {
                 assertEquals(1.3, assigned(first, shop), 1e-9);
                 assertEquals(0.7, assigned(first, blog), 1e-9);
                 assertEquals(1.3, ProcessCgroupView.cpuLimit(Path.of("/"), shopJvm.pid()), 1e-9, "enforced");
+                assertTrue(Files.readString(Path.of("/proc/self/cgroup")).contains(QuotaCgroups.MANAGER),
+                        "the manager runs in its own weighted group");
                 assertEquals(0.7, ProcessCgroupView.cpuLimit(Path.of("/"), blogJvm.pid()), 1e-9, "enforced");
                 awaitTold(blogJvm.pid(), 0.7);
 

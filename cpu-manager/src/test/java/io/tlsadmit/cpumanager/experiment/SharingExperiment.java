@@ -192,8 +192,9 @@ public final class SharingExperiment implements Callable<Integer> {
         QuotaCgroups groups = QuotaCgroups.detect(Path.of("/"), QuotaCgroups.DEFAULT_PERIOD_MICROS, weightPerCpu);
         try (RubisServer first = RubisServer.start(Mode.ADAPTIVE, setup, 0, 0);
              RubisServer second = RubisServer.start(Mode.ADAPTIVE, setup, 0, 0);
-             LoadGeneratorGroup load = arrangement.weighted && loadWeight > 0
-                     ? new LoadGeneratorGroup(groups, Math.round(loadWeight * weightPerCpu)) : null) {
+             HarnessGroup load = arrangement.weighted && loadWeight > 0
+                     ? new HarnessGroup(groups, HarnessGroup.LOAD, Math.round(loadWeight * weightPerCpu)) : null;
+             HarnessGroup support = arrangement.weighted ? supportGroup(groups) : null) {
             first.pin(arrangement.staticSplit() ? "0" : "0-1");
             second.pin(arrangement.staticSplit() ? "1" : "0-1");
             if (arrangement.weighted && !arrangement.managed()) {
@@ -237,7 +238,7 @@ public final class SharingExperiment implements Callable<Integer> {
 
     /** Drives both servers through the phases; one row of sessions.csv per instance and phase. */
     private List<String> phases(String label, RubisServer first, RubisServer second, List<double[]> schedule,
-                                Path dir, RunSampler sampler, List<String> cpu, LoadGeneratorGroup load)
+                                Path dir, RunSampler sampler, List<String> cpu, HarnessGroup load)
             throws Exception {
         List<String> rows = new ArrayList<>();
         List<double[]> replies = new ArrayList<>(List.of(new double[0], new double[0]));
@@ -296,11 +297,31 @@ public final class SharingExperiment implements Callable<Integer> {
         System.out.print("  the manager's own CPU: " + row);
     }
 
+    /**
+     * What the servers depend on and the harness itself (MariaDB, this JVM), weighted as one CPU: they use little,
+     * but left in the root group at one thread's weight they waited behind the weighted servers. Created after the
+     * servers started, so that they are not in it; the generators start in it and move to their own at once.
+     */
+    private HarnessGroup supportGroup(QuotaCgroups groups) throws IOException {
+        HarnessGroup support = new HarnessGroup(groups, HarnessGroup.SUPPORT, weightPerCpu);
+        support.borrow(ProcessHandle.current().pid());
+        if (db.equals("mariadb")) {
+            for (ProcessHandle p : ProcessHandle.allProcesses().toList()) {
+                String command = p.info().command().orElse("");
+                if (command.endsWith("/mariadbd") || command.endsWith("/mysqld")) {
+                    support.borrow(p.pid());
+                }
+            }
+        }
+        return support;
+    }
+
     /** The manager leaves its cgroups for a successor; the next run starts from none. */
     private static void removeCgroups() throws InterruptedException {
         QuotaCgroups cgroups = QuotaCgroups.detect(Path.of("/"));
         cgroups.remove("first");
         cgroups.remove("second");
+        cgroups.removeManagerGroup();
     }
 
     private long periodMillis() {
