@@ -4,7 +4,6 @@ import io.tlsadmit.cpumanager.config.ConfigFile;
 import io.tlsadmit.cpumanager.enforcement.QuotaCgroups;
 import io.tlsadmit.experiment.ExperimentOptions;
 import io.tlsadmit.experiment.Mode;
-import io.tlsadmit.experiment.report.Charts;
 import io.tlsadmit.experiment.server.KeepAliveTimeout;
 import io.tlsadmit.experiment.server.ProcessCpu;
 import io.tlsadmit.experiment.server.RubisDatabase;
@@ -123,6 +122,9 @@ public final class SharingExperiment implements Callable<Integer> {
     @Option(names = "--out", description = "Results directory (default docs/results/<date>/cpu-manager)")
     Path out;
 
+    @Option(names = "--redraw", description = "Run nothing: draw the charts of every run in --out again from its files")
+    boolean redraw;
+
     /** The variant run with {@link #baselineJar}. */
     private static final String BASELINE = "baseline";
 
@@ -132,6 +134,10 @@ public final class SharingExperiment implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         results = out != null ? out : root.resolve("docs/results/" + LocalDate.now() + "/cpu-manager");
+        if (redraw) {
+            redraw(results);
+            return 0;
+        }
         Files.createDirectories(results);
         List<double[]> schedule = schedule();
         RubisServer.Setup setup = setup();
@@ -223,8 +229,7 @@ public final class SharingExperiment implements Callable<Integer> {
             removeCgroups();
         }
         if (arrangement.managed()) {
-            Charts.flashCrowd(dir.resolve("cpus.png"), label + ": CPUs assigned (one value a period)",
-                    List.of("first", "second"), List.of(assigned(dir, "first"), assigned(dir, "second")));
+            cpuChart(dir, label);
             long periodMillis = periodMillis();
             for (String instance : List.of("first", "second")) {
                 String delay = label + "," + AllocationDelay.summarize(dir.resolve("cpu-manager.csv"),
@@ -234,6 +239,41 @@ public final class SharingExperiment implements Callable<Integer> {
             }
         }
         return rows;
+    }
+
+    /** The charts of every run under {@code results}, from its phases' timelines and the manager's CSV. */
+    private static void redraw(Path results) throws IOException {
+        try (var runs = Files.list(results)) {
+            for (Path dir : runs.filter(d -> Files.isDirectory(d.resolve("phase-1-first"))).sorted().toList()) {
+                String label = dir.getFileName().toString();
+                List<double[]> replies = new ArrayList<>(List.of(new double[0], new double[0]));
+                List<double[]> arrivals = new ArrayList<>(List.of(new double[0], new double[0]));
+                for (int p = 1; Files.isDirectory(dir.resolve("phase-" + p + "-first")); p++) {
+                    for (int i = 0; i < 2; i++) {
+                        Path phase = dir.resolve("phase-" + p + (i == 0 ? "-first" : "-second"));
+                        replies.set(i, concat(replies.get(i), column(phase, "replies")));
+                        arrivals.set(i, concat(arrivals.get(i), column(phase, "sessions_started")));
+                    }
+                }
+                charts(dir, label, replies, arrivals);
+                if (Files.exists(dir.resolve("cpu-manager.csv"))) {
+                    cpuChart(dir, label);
+                }
+                System.out.println("redrew " + dir);
+            }
+        }
+    }
+
+    private static void charts(Path dir, String label, List<double[]> replies, List<double[]> arrivals) {
+        RunChart.write(dir.resolve("throughput.png"), label + ": replies/s", "replies/s", List.of("first", "second"),
+                replies);
+        RunChart.write(dir.resolve("arrivals.png"), label + ": sessions started/s", "sessions started/s",
+                List.of("first", "second"), arrivals);
+    }
+
+    private static void cpuChart(Path dir, String label) throws IOException {
+        RunChart.write(dir.resolve("cpus.png"), label + ": CPUs assigned (one value a period)", "CPUs",
+                List.of("first", "second"), List.of(assigned(dir, "first"), assigned(dir, "second")));
     }
 
     /** Drives both servers through the phases; one row of sessions.csv per instance and phase. */
@@ -268,10 +308,7 @@ public final class SharingExperiment implements Callable<Integer> {
                 arrivals.set(i, concat(arrivals.get(i), column(phaseDirs[i], "sessions_started")));
             }
         }
-        Charts.flashCrowd(dir.resolve("throughput.png"), label + ": replies/s",
-                List.of("first", "second"), replies);
-        Charts.flashCrowd(dir.resolve("arrivals.png"), label + ": sessions started/s",
-                List.of("first", "second"), arrivals);
+        charts(dir, label, replies, arrivals);
         return rows;
     }
 
