@@ -41,7 +41,8 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Resilience: a server whose gate does not answer (dead, restarting, stuck in a GC, starved) claims at least
  * its last request and its assignment for {@link #GRACE_PERIODS} periods, so one missed reading moves no CPU; after that a live but
- * silent server is claimed at zero (it keeps the floor) and a dead one leaves the pool. A restarted
+ * silent server claims what its process uses (a hung one: nothing, so the floor; a starved one climbs, see
+ * {@link Demand}) and a dead one leaves the pool. A restarted
  * manager starts from the quota each server's cgroup already has, and nothing is reset on exit, so
  * restarting the manager does not move a CPU.
  */
@@ -88,6 +89,7 @@ public final class CpuManager implements AutoCloseable {
                 : null;
         if (cgroups != null) {
             cgroups.weighParent(config.cpus().size());
+            cgroups.weighManager(ProcessHandle.current().pid());
         }
         this.affinity = new ThreadAffinity(fsRoot);
         this.gateCalls = Executors.newCachedThreadPool(r -> {
@@ -149,7 +151,9 @@ public final class CpuManager implements AutoCloseable {
             boolean inGrace = server.silentPeriods <= GRACE_PERIODS;
             if (server.pid > 0 || inGrace) {
                 pool.add(server);
-                server.claimed = inGrace ? Demand.claim(server.request, server.answering, server.assigned, server.usedCpus) : 0;
+                Demand.Voice voice = server.answering ? Demand.Voice.ANSWERED
+                        : inGrace ? Demand.Voice.MISSED : Demand.Voice.LOST;
+                server.claimed = Demand.claim(server.request, voice, server.assigned, server.usedCpus);
                 claims.add(new Claim(server.name(), server.application.priority(), server.claimed));
             } else {
                 server.assigned = 0;
@@ -243,7 +247,7 @@ public final class CpuManager implements AutoCloseable {
                 server.silentPeriods++;
                 if (server.silentPeriods == CpuManager.GRACE_PERIODS + 1) {
                     log.println("cpu-manager: " + server.name() + " (pid " + server.pid + ") has not answered for "
-                            + server.silentPeriods + " periods: its CPUs go back to the pool");
+                            + server.silentPeriods + " periods: it claims only what it uses");
                 }
             } catch (ExecutionException e) {
                 if (server.answering || server.silentPeriods == 0) {

@@ -30,6 +30,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The period loop on real processes and this host's real cgroups, with the gates' answers scripted (the
@@ -53,6 +55,7 @@ class CpuManagerTest {
         QuotaCgroups cgroups = QuotaCgroups.detect(Path.of("/"));
         cgroups.remove(shop);
         cgroups.remove(blog);
+        cgroups.removeManagerGroup(); // the manager moved this JVM there
     }
 
     @Test
@@ -72,6 +75,8 @@ class CpuManagerTest {
                 assertEquals(1.3, assigned(first, shop), 1e-9);
                 assertEquals(0.7, assigned(first, blog), 1e-9);
                 assertEquals(1.3, ProcessCgroupView.cpuLimit(Path.of("/"), shopJvm.pid()), 1e-9, "enforced");
+                assertTrue(Files.readString(Path.of("/proc/self/cgroup")).contains(QuotaCgroups.MANAGER),
+                        "the manager runs in its own weighted group");
                 assertEquals(0.7, ProcessCgroupView.cpuLimit(Path.of("/"), blogJvm.pid()), 1e-9, "enforced");
                 awaitTold(blogJvm.pid(), 0.7);
 
@@ -120,8 +125,13 @@ class CpuManagerTest {
         }
     }
 
-    @Test
-    void aServerThatUsesAllItIsGivenClimbsOutOfARequestItsStarvationMadeTooSmall() throws Exception {
+    /**
+     * @param silent whether the starved server's gate does not answer at all (the evening run: at the floor its gate
+     *               was too slow for the manager), so that it is past its grace for most of the test
+     */
+    @ParameterizedTest(name = "gate silent: {0}")
+    @ValueSource(booleans = {false, true})
+    void aServerThatUsesAllItIsGivenClimbsOutOfARequestItsStarvationMadeTooSmall(boolean silent) throws Exception {
         ManagerConfig config = new ManagerConfig(List.of(0, 1), Duration.ofMillis(300), Enforcement.QUOTA, true, 0.1, 0,
                 Duration.ofMillis(20), 64,
                 List.of(new Application(shop, dir.resolve("shop.pid"), 1), new Application(blog, dir.resolve("blog.pid"), 1)));
@@ -129,26 +139,36 @@ class CpuManagerTest {
             Files.writeString(dir.resolve("shop.pid"), spinning.pid() + "\n");
             Files.writeString(dir.resolve("blog.pid"), idle.pid() + "\n");
             // shop's gate, starved, reads its need as nothing; blog's asks for the whole host
-            requests.put(spinning.pid(), 0.0);
+            if (!silent) {
+                requests.put(spinning.pid(), 0.0);
+            }
             requests.put(idle.pid(), 3.0);
             try (CpuManager manager = manager(config, null)) {
                 List<ServerSample> first = manager.period();
-                assertEquals(0.1, assigned(first, shop), 1e-9, "the gate's word alone: the floor");
+                if (!silent) {
+                    assertEquals(0.1, assigned(first, shop), 1e-9, "the gate's word alone: the floor");
+                }
                 double most = 0;
                 double mostUsed = 0;
                 StringBuilder path = new StringBuilder();
                 for (int i = 0; i < 12; i++) {
                     Thread.sleep(config.period().toMillis());
                     ServerSample next = sample(manager.period(), shop);
-                    most = Math.max(most, next.assigned());
-                    mostUsed = Math.max(mostUsed, next.usedCpus());
+                    // silent, it keeps its first (even) share through the grace: only what comes after counts
+                    if (!silent || i > CpuManager.GRACE_PERIODS) {
+                        most = Math.max(most, next.assigned());
+                        mostUsed = Math.max(mostUsed, next.usedCpus());
+                    }
                     path.append(String.format(java.util.Locale.ROOT, " %.2f/%.2f", next.usedCpus(), next.assigned()));
-                    assertEquals(0.0, next.requested(), "the gate's request is reported as it is");
-                    assertTrue(next.claimed() >= next.requested());
+                    if (!silent) {
+                        assertEquals(0.0, next.requested(), "the gate's request is reported as it is");
+                        assertTrue(next.claimed() >= next.requested());
+                    }
                 }
                 // One spinning thread uses up to a whole CPU: it climbs while it uses all it has (to about 0.75
                 // against a neighbour claiming the host, less on a host too busy to give it its quota). Without the
-                // claim it would stay at the floor. The highest point, since a busy test host can take a period away.
+                // claim it would stay at the floor; silent past its grace, it used to be put there as if it were hung.
+                // The highest point, since a busy test host can take a period away.
                 assertTrue(most > 0.4 && mostUsed > 0.3, "shop, using every CPU-second it got, climbed to " + most
                         + "; used/assigned:" + path);
             }

@@ -240,5 +240,6 @@ class TwoGatedTomcatsIT {
         for (String app : apps) {
             cgroups.remove(app);
         }
+        cgroups.removeManagerGroup();
     }
 }

@@ -24,7 +24,12 @@ package io.tlsadmit.cpumanager.policy;
  *   <li><b>silence</b>: a server whose gate did not answer (still in its grace periods) claims at least what
  *       it had: a missed reading moves no CPU away from it.</li>
  * </ul>
- * Both only raise a claim. Under contention the proportional rule still divides the host by priority and
+ * A live server silent past its grace ({@link Voice#LOST}) has no gate's word left: its claim is its use, with the
+ * saturation rule. It used to be claimed at 0, which is right for a hung server (it uses nothing either)
+ * and the trap for a starved one: at the floor its gate is too slow to answer the manager within half a period,
+ * so it stayed silent and at the floor for as long as its neighbour was busy (the evening run's 0 sessions).
+ *
+ * <p>These only raise a claim. Under contention the proportional rule still divides the host by priority and
  * claim, so a saturated low-priority server cannot take more than its weight from a high-priority one.
  */
 public final class Demand {
@@ -34,18 +39,32 @@ public final class Demand {
     public static final double PROBE_FACTOR = 1.5;
     public static final double PROBE_STEP = 0.25;
 
+    /** What the manager heard from a server's gate this period. */
+    public enum Voice {
+        /** It answered: its request is fresh. */
+        ANSWERED,
+        /** It did not answer, within the grace: its last request and its assignment stand. */
+        MISSED,
+        /** Silent past the grace: its last request is no evidence any more; what it used is. */
+        LOST
+    }
+
     private Demand() {
     }
 
     /**
      * @param gateRequest the gate's last {@code CpusRequested} (a stale one when it is silent)
-     * @param answering   whether the gate answered this period
+     * @param voice       what the gate said this period
      * @param assigned    CPUs assigned in the last period; 0 before the first
      * @param usedCpus    CPUs the process used over the last period (its CPU clock), NaN when unknown
-     * @return the request to claim, {@code >= gateRequest}
+     * @return the request to claim: {@code >= gateRequest} unless {@link Voice#LOST}
      */
-    public static double claim(double gateRequest, boolean answering, double assigned, double usedCpus) {
-        double claim = answering ? gateRequest : Math.max(gateRequest, assigned);
+    public static double claim(double gateRequest, Voice voice, double assigned, double usedCpus) {
+        double claim = switch (voice) {
+            case ANSWERED -> gateRequest;
+            case MISSED -> Math.max(gateRequest, assigned);
+            case LOST -> 0;
+        };
         if (usedCpus > claim) {
             claim = usedCpus;
         }

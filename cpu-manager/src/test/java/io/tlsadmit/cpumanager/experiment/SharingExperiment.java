@@ -4,8 +4,8 @@ import io.tlsadmit.cpumanager.config.ConfigFile;
 import io.tlsadmit.cpumanager.enforcement.QuotaCgroups;
 import io.tlsadmit.experiment.ExperimentOptions;
 import io.tlsadmit.experiment.Mode;
-import io.tlsadmit.experiment.report.Charts;
 import io.tlsadmit.experiment.server.KeepAliveTimeout;
+import io.tlsadmit.experiment.server.ProcessCpu;
 import io.tlsadmit.experiment.server.RubisDatabase;
 import io.tlsadmit.experiment.server.RubisServer;
 import io.tlsadmit.experiment.step.GatlingStep;
@@ -15,6 +15,7 @@ import io.tlsadmit.testing.TomcatDistribution;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,16 +36,29 @@ import picocli.CommandLine.Option;
 @Command(name = "cpu-manager-experiment", mixinStandardHelpOptions = true)
 public final class SharingExperiment implements Callable<Integer> {
 
-    /** How the two servers get CPUs in a run. */
+    /**
+     * How the two servers get CPUs in a run. The baselines put the servers in cgroups weighted as the manager weighs
+     * its own (the static split: one CPU each by affinity, with a quota of 1; no manager: 2 each), so that the servers
+     * compete with the load generators as under the manager; the {@code _PLAIN} ones leave servers and generators
+     * in the root group, thread for thread, as the 2026-11-25 runs' baselines did.
+     */
     enum Arrangement {
-        EQUAL(1, true), PRIORITY(2, true), PRIORITY_NO_SHARING(2, false), STATIC_SPLIT(0, false), NO_MANAGER(0, false);
+        EQUAL(1, true, true), PRIORITY(2, true, true), PRIORITY_NO_SHARING(2, false, true),
+        STATIC_SPLIT(0, false, true), NO_MANAGER(0, false, true),
+        STATIC_SPLIT_PLAIN(0, false, false), NO_MANAGER_PLAIN(0, false, false);
 
         final int firstPriority;
         final boolean share;
+        final boolean weighted;
 
-        Arrangement(int firstPriority, boolean share) {
+        Arrangement(int firstPriority, boolean share, boolean weighted) {
             this.firstPriority = firstPriority;
             this.share = share;
+            this.weighted = weighted;
+        }
+
+        boolean staticSplit() {
+            return this == STATIC_SPLIT || this == STATIC_SPLIT_PLAIN;
         }
 
         boolean managed() {
@@ -56,8 +70,18 @@ public final class SharingExperiment implements Callable<Integer> {
         }
     }
 
-    @Option(names = "--runs", split = ",", description = "Arrangements (default: all): ${COMPLETION-CANDIDATES}")
-    List<Arrangement> runs = List.of(Arrangement.values());
+    @Option(names = "--runs", split = ",", description = "Arrangements (default: the first five): ${COMPLETION-CANDIDATES}")
+    List<Arrangement> runs = List.of(Arrangement.EQUAL, Arrangement.PRIORITY, Arrangement.PRIORITY_NO_SHARING,
+            Arrangement.STATIC_SPLIT, Arrangement.NO_MANAGER);
+
+    @Option(names = "--weight-per-cpu", description = "The manager's weightPerCpu, also the baselines' (default: the"
+            + " manager's default)")
+    int weightPerCpu = ConfigFile.DEFAULT_WEIGHT_PER_CPU;
+
+    @Option(names = "--load-weight", description = "The load generators' cgroup weight, in CPUs at --weight-per-cpu"
+            + " (default 1: under full contention a third of the machine against the servers' two CPUs; 0 = generators"
+            + " in the root group, thread for thread, as before 2026-11-25 evening). Not used by the _PLAIN baselines")
+    double loadWeight = 1;
 
     @Option(names = "--knee", description = "New users/s one CPU serves (bin/experiment's knee at this key; default 20)")
     double knee = 20;
@@ -98,14 +122,22 @@ public final class SharingExperiment implements Callable<Integer> {
     @Option(names = "--out", description = "Results directory (default docs/results/<date>/cpu-manager)")
     Path out;
 
+    @Option(names = "--redraw", description = "Run nothing: draw the charts of every run in --out again from its files")
+    boolean redraw;
+
     /** The variant run with {@link #baselineJar}. */
     private static final String BASELINE = "baseline";
 
     private final Path root = Path.of(System.getProperty("tlsadmit.root", ".")).toAbsolutePath();
+    private Path results;
 
     @Override
     public Integer call() throws Exception {
-        Path results = out != null ? out : root.resolve("docs/results/" + LocalDate.now() + "/cpu-manager");
+        results = out != null ? out : root.resolve("docs/results/" + LocalDate.now() + "/cpu-manager");
+        if (redraw) {
+            redraw(results);
+            return 0;
+        }
         Files.createDirectories(results);
         List<double[]> schedule = schedule();
         RubisServer.Setup setup = setup();
@@ -163,27 +195,41 @@ public final class SharingExperiment implements Callable<Integer> {
                              List<double[]> schedule, Path dir, List<String> cpu, List<String> delays) throws Exception {
         Files.createDirectories(dir);
         List<String> rows;
+        QuotaCgroups groups = QuotaCgroups.detect(Path.of("/"), QuotaCgroups.DEFAULT_PERIOD_MICROS, weightPerCpu);
         try (RubisServer first = RubisServer.start(Mode.ADAPTIVE, setup, 0, 0);
-             RubisServer second = RubisServer.start(Mode.ADAPTIVE, setup, 0, 0)) {
-            first.pin(arrangement == Arrangement.STATIC_SPLIT ? "0" : "0-1");
-            second.pin(arrangement == Arrangement.STATIC_SPLIT ? "1" : "0-1");
+             RubisServer second = RubisServer.start(Mode.ADAPTIVE, setup, 0, 0);
+             HarnessGroup load = arrangement.weighted && loadWeight > 0
+                     ? new HarnessGroup(groups, HarnessGroup.LOAD, Math.round(loadWeight * weightPerCpu)) : null;
+             HarnessGroup support = arrangement.weighted ? supportGroup(groups) : null) {
+            first.pin(arrangement.staticSplit() ? "0" : "0-1");
+            second.pin(arrangement.staticSplit() ? "1" : "0-1");
+            if (arrangement.weighted && !arrangement.managed()) {
+                double each = arrangement.staticSplit() ? 1 : 2;
+                groups.weighParent(2);
+                groups.adopt("first", first.tomcatPid());
+                groups.limit("first", each);
+                groups.adopt("second", second.tomcatPid());
+                groups.limit("second", each);
+            }
             Process manager = arrangement.managed()
                     ? startManager(arrangement, quotaPeriod, first.tomcatPid(), second.tomcatPid(), dir) : null;
-            try (RunSampler sampler = new RunSampler(dir, first, second,
-                    arrangement.managed() ? QuotaCgroups.detect(Path.of("/")) : null)) {
-                rows = phases(label, first, second, schedule, dir, sampler, cpu);
+            long managerStart = System.nanoTime();
+            try (RunSampler sampler = new RunSampler(dir, first, second, arrangement.weighted ? groups : null)) {
+                rows = phases(label, first, second, schedule, dir, sampler, cpu, load);
             } finally {
                 // before the servers: it would log their gates vanishing while they shut down
                 if (manager != null) {
+                    managerCpu(label, manager, managerStart);
                     manager.destroy();
                     manager.waitFor(10, TimeUnit.SECONDS);
                 }
             }
         }
-        if (arrangement.managed()) {
+        if (arrangement.weighted) {
             removeCgroups();
-            Charts.flashCrowd(dir.resolve("cpus.png"), label + ": CPUs assigned (one value a period)",
-                    List.of("first", "second"), List.of(assigned(dir, "first"), assigned(dir, "second")));
+        }
+        if (arrangement.managed()) {
+            cpuChart(dir, label);
             long periodMillis = periodMillis();
             for (String instance : List.of("first", "second")) {
                 String delay = label + "," + AllocationDelay.summarize(dir.resolve("cpu-manager.csv"),
@@ -195,9 +241,45 @@ public final class SharingExperiment implements Callable<Integer> {
         return rows;
     }
 
+    /** The charts of every run under {@code results}, from its phases' timelines and the manager's CSV. */
+    private static void redraw(Path results) throws IOException {
+        try (var runs = Files.list(results)) {
+            for (Path dir : runs.filter(d -> Files.isDirectory(d.resolve("phase-1-first"))).sorted().toList()) {
+                String label = dir.getFileName().toString();
+                List<double[]> replies = new ArrayList<>(List.of(new double[0], new double[0]));
+                List<double[]> arrivals = new ArrayList<>(List.of(new double[0], new double[0]));
+                for (int p = 1; Files.isDirectory(dir.resolve("phase-" + p + "-first")); p++) {
+                    for (int i = 0; i < 2; i++) {
+                        Path phase = dir.resolve("phase-" + p + (i == 0 ? "-first" : "-second"));
+                        replies.set(i, concat(replies.get(i), column(phase, "replies")));
+                        arrivals.set(i, concat(arrivals.get(i), column(phase, "sessions_started")));
+                    }
+                }
+                charts(dir, label, replies, arrivals);
+                if (Files.exists(dir.resolve("cpu-manager.csv"))) {
+                    cpuChart(dir, label);
+                }
+                System.out.println("redrew " + dir);
+            }
+        }
+    }
+
+    private static void charts(Path dir, String label, List<double[]> replies, List<double[]> arrivals) {
+        RunChart.write(dir.resolve("throughput.png"), label + ": replies/s", "replies/s", List.of("first", "second"),
+                replies);
+        RunChart.write(dir.resolve("arrivals.png"), label + ": sessions started/s", "sessions started/s",
+                List.of("first", "second"), arrivals);
+    }
+
+    private static void cpuChart(Path dir, String label) throws IOException {
+        RunChart.write(dir.resolve("cpus.png"), label + ": CPUs assigned (one value a period)", "CPUs",
+                List.of("first", "second"), List.of(assigned(dir, "first"), assigned(dir, "second")));
+    }
+
     /** Drives both servers through the phases; one row of sessions.csv per instance and phase. */
     private List<String> phases(String label, RubisServer first, RubisServer second, List<double[]> schedule,
-                                Path dir, RunSampler sampler, List<String> cpu) throws Exception {
+                                Path dir, RunSampler sampler, List<String> cpu, HarnessGroup load)
+            throws Exception {
         List<String> rows = new ArrayList<>();
         List<double[]> replies = new ArrayList<>(List.of(new double[0], new double[0]));
         List<double[]> arrivals = new ArrayList<>(List.of(new double[0], new double[0]));
@@ -207,6 +289,10 @@ public final class SharingExperiment implements Callable<Integer> {
             Path[] phaseDirs = {dir.resolve("phase-" + (p + 1) + "-first"), dir.resolve("phase-" + (p + 1) + "-second")};
             Process a = drive(first, rates[0], phaseDirs[0]);
             Process b = drive(second, rates[1], phaseDirs[1]);
+            if (load != null) {
+                load.add(a);
+                load.add(b);
+            }
             sampler.phaseStarted(a, b);
             await(a, phaseDirs[0]);
             await(b, phaseDirs[1]);
@@ -222,11 +308,49 @@ public final class SharingExperiment implements Callable<Integer> {
                 arrivals.set(i, concat(arrivals.get(i), column(phaseDirs[i], "sessions_started")));
             }
         }
-        Charts.flashCrowd(dir.resolve("throughput.png"), label + ": replies/s",
-                List.of("first", "second"), replies);
-        Charts.flashCrowd(dir.resolve("arrivals.png"), label + ": sessions started/s",
-                List.of("first", "second"), arrivals);
+        charts(dir, label, replies, arrivals);
         return rows;
+    }
+
+    /**
+     * The manager's own CPU over the run ({@code manager-cpu.csv} in the results: the issue asks that it be small and
+     * measured), read before it is stopped.
+     */
+    private void managerCpu(String label, Process manager, long startNanos) throws IOException {
+        double seconds = (System.nanoTime() - startNanos) / 1e9;
+        double cpuSeconds;
+        try {
+            cpuSeconds = ProcessCpu.seconds(manager.pid());
+        } catch (IllegalStateException exited) {
+            System.out.println("  the manager had exited before the end of the run; see its log");
+            return;
+        }
+        Path file = results.resolve("manager-cpu.csv");
+        if (!Files.exists(file)) {
+            Files.writeString(file, "run,seconds,cpu_seconds,cpus\n");
+        }
+        String row = String.format(Locale.ROOT, "%s,%.1f,%.2f,%.4f%n", label, seconds, cpuSeconds, cpuSeconds / seconds);
+        Files.writeString(file, row, StandardOpenOption.APPEND);
+        System.out.print("  the manager's own CPU: " + row);
+    }
+
+    /**
+     * What the servers depend on and the harness itself (MariaDB, this JVM), weighted as one CPU: they use little,
+     * but left in the root group at one thread's weight they waited behind the weighted servers. Created after the
+     * servers started, so that they are not in it; the generators start in it and move to their own at once.
+     */
+    private HarnessGroup supportGroup(QuotaCgroups groups) throws IOException {
+        HarnessGroup support = new HarnessGroup(groups, HarnessGroup.SUPPORT, weightPerCpu);
+        support.borrow(ProcessHandle.current().pid());
+        if (db.equals("mariadb")) {
+            for (ProcessHandle p : ProcessHandle.allProcesses().toList()) {
+                String command = p.info().command().orElse("");
+                if (command.endsWith("/mariadbd") || command.endsWith("/mysqld")) {
+                    support.borrow(p.pid());
+                }
+            }
+        }
+        return support;
     }
 
     /** The manager leaves its cgroups for a successor; the next run starts from none. */
@@ -234,6 +358,7 @@ public final class SharingExperiment implements Callable<Integer> {
         QuotaCgroups cgroups = QuotaCgroups.detect(Path.of("/"));
         cgroups.remove("first");
         cgroups.remove("second");
+        cgroups.removeManagerGroup();
     }
 
     private long periodMillis() {
@@ -265,7 +390,7 @@ public final class SharingExperiment implements Callable<Integer> {
                 share: %s
                 minCpus: 0.1
                 metricsPort: 0
-                %sapplications:
+                %s%sapplications:
                   - name: first
                     pidFile: first.pid
                     priority: %d
@@ -274,6 +399,7 @@ public final class SharingExperiment implements Callable<Integer> {
                     priority: 1
                 """, period, arrangement.share,
                 quotaPeriod.isEmpty() || quotaPeriod.equals(BASELINE) ? "" : "quotaPeriod: " + quotaPeriod + "\n",
+                quotaPeriod.equals(BASELINE) ? "" : "weightPerCpu: " + weightPerCpu + "\n",
                 arrangement.firstPriority));
         Path jar = quotaPeriod.equals(BASELINE) ? baselineJar.toAbsolutePath()
                 : root.resolve("cpu-manager/target/tlsadmit-cpu-manager.jar");
