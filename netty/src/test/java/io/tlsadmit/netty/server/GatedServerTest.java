@@ -19,6 +19,7 @@ import io.tlsadmit.gate.LateGate;
 import io.tlsadmit.gate.RefuseAction;
 import io.tlsadmit.gate.RenegotiationPolicy;
 import io.tlsadmit.netty.server.GatedHttpsServer.Engine;
+import io.tlsadmit.testing.JdkHttpsGet;
 import io.tlsadmit.testing.OpenSslClient;
 import io.tlsadmit.testing.TestKeystore;
 import java.io.ByteArrayOutputStream;
@@ -174,9 +175,9 @@ class GatedServerTest {
         GatedHttpsServer server = gated(engine, 1);
         SSLContext context = keystore.clientContext(protocol);
         for (int i = 0; i < 3; i++) {
-            assertTrue(jdkGet(context, server.port()).startsWith("HTTP/1.1 200 OK"));
+            assertTrue(JdkHttpsGet.get(context, server.port(), "/").startsWith("HTTP/1.1 200 OK"));
         }
-        assertThrows(IOException.class, () -> jdkGet(keystore.clientContext(protocol), server.port()));
+        assertThrows(IOException.class, () -> JdkHttpsGet.get(keystore.clientContext(protocol), server.port(), "/"));
         GateCounters counters = server.gate().gate().counters();
         int version = protocol.equals("TLSv1.3") ? TlsVersion.TLS1_3 : TlsVersion.TLS1_2;
         assertEquals(1, counters.connections(Verdict.NEW, Decision.ADMITTED));
@@ -186,17 +187,6 @@ class GatedServerTest {
                 + counters.connections(Verdict.RESUME_SESSION_ID, Decision.ADMITTED));
         assertEquals(2, counters.handshakes(HandshakeKind.RESUMED, version));
         assertEquals(1, counters.handshakes(HandshakeKind.FULL, version));
-    }
-
-    /** One request over a JDK {@code SSLSocket} of {@code context} (its session cache), the whole answer. */
-    private static String jdkGet(SSLContext context, int port) throws IOException {
-        try (javax.net.ssl.SSLSocket socket = (javax.net.ssl.SSLSocket) context.getSocketFactory()
-                .createSocket(InetAddress.getLoopbackAddress(), port)) {
-            socket.setSoTimeout(10_000);
-            socket.getOutputStream().write("GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
-                    .getBytes(StandardCharsets.US_ASCII));
-            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
-        }
     }
 
     /** With {@code refuseAction=reset} a refused client gets an RST (a read fails), not a FIN (end of stream). */
