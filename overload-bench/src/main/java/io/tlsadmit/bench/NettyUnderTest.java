@@ -80,29 +80,8 @@ final class NettyUnderTest implements ServerUnderTest {
         try {
             Matcher ready = awaitReady(process, log);
             CpuPinning.pin(process.pid(), "0");
-            int port = Integer.parseInt(ready.group(1));
-            URI metrics = URI.create("http://127.0.0.1:" + ready.group(2) + "/tlsadmit/metrics");
-            return new Running() {
-                @Override
-                public long pid() {
-                    return process.pid();
-                }
-
-                @Override
-                public int tlsPort() {
-                    return port;
-                }
-
-                @Override
-                public URI metrics() {
-                    return metrics;
-                }
-
-                @Override
-                public void close() {
-                    stop(process);
-                }
-            };
+            return new Started(process.pid(), Integer.parseInt(ready.group(1)),
+                    URI.create("http://127.0.0.1:" + ready.group(2) + "/tlsadmit/metrics"), () -> stop(process));
         } catch (Exception | Error e) {
             stop(process);
             throw e;

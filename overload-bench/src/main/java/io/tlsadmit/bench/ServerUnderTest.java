@@ -34,4 +34,12 @@ interface ServerUnderTest {
         @Override
         void close();
     }
+
+    /** A started server as its process, ports and the way to stop it. */
+    record Started(long pid, int tlsPort, URI metrics, Runnable stop) implements Running {
+        @Override
+        public void close() {
+            stop.run();
+        }
+    }
 }

@@ -82,27 +82,8 @@ final class TomcatUnderTest implements ServerUnderTest {
         TomcatServer tomcat = builder.build().start();
         CpuPinning.pin(tomcat.pid(), "0");
         warmJsp(tomcat);
-        return new Running() {
-            @Override
-            public long pid() {
-                return tomcat.pid();
-            }
-
-            @Override
-            public int tlsPort() {
-                return tomcat.port("tls");
-            }
-
-            @Override
-            public URI metrics() {
-                return URI.create("http://127.0.0.1:" + tomcat.port("plain") + "/tlsadmit/metrics");
-            }
-
-            @Override
-            public void close() {
-                tomcat.close();
-            }
-        };
+        return new Started(tomcat.pid(), tomcat.port("tls"),
+                URI.create("http://127.0.0.1:" + tomcat.port("plain") + "/tlsadmit/metrics"), tomcat::close);
     }
 
     /** The static budget's burst for a cap of {@code capacity}/s: 5 % of a second's worth, at least 1. */
