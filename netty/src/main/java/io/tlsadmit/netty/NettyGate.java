@@ -2,7 +2,6 @@ package io.tlsadmit.netty;
 
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandler;
-import io.netty.handler.ssl.JdkSslContext;
 import io.netty.handler.ssl.SslContext;
 import io.tlsadmit.admission.control.AdmissionController;
 import io.tlsadmit.admission.control.ControlLoop;
@@ -117,13 +116,18 @@ public final class NettyGate implements AutoCloseable {
 
     /**
      * Lets the gate ask the server's TLS 1.2 session cache whether a session id will resume, so that an
-     * unknown id is charged as the new handshake it is. Only the JDK engine's cache answers from Java;
-     * for OpenSSL this does nothing, and an unknown id is charged by the late gate instead.
+     * unknown id is charged as the new handshake it is. Both engines keep that cache in Java: the JDK's own, and
+     * for BoringSSL Netty's {@code OpenSslServerSessionContext}, which BoringSSL asks for every offered id. Needed
+     * on BoringSSL above all: it has no late gate, and the gate never distrusts a source for session ids (it
+     * counts on this lookup), so without it each false id would be a full handshake charged only on credit.
+     *
+     * @throws IllegalArgumentException for a client context
      */
     public void sessionCache(SslContext context) {
-        if (context instanceof JdkSslContext) {
-            sessions = context.sessionContext();
+        if (!context.isServer()) {
+            throw new IllegalArgumentException("sessionCache needs the server's SslContext, not a client's");
         }
+        sessions = context.sessionContext();
     }
 
     /**
@@ -168,7 +172,7 @@ public final class NettyGate implements AutoCloseable {
         return sessions != null;
     }
 
-    /** The JDK engine's one session cache; the SNI host name does not select another in Netty. */
+    /** The server context's one session cache; the SNI host name does not select another in Netty. */
     boolean isSessionCached(byte[] sessionId, int length) {
         SSLSessionContext cache = sessions;
         return cache != null && cache.getSession(Arrays.copyOf(sessionId, length)) != null;

@@ -6,13 +6,16 @@ import java.util.Arrays;
 import java.util.List;
 
 /** Command-line options of {@link OverloadBenchmark}; every one has a default that runs the full experiment. */
-record BenchOptions(List<String> modes, double[] multipliers, int stepSeconds, int warmupSeconds, int serverWarmupSeconds, String key,
+record BenchOptions(String server, String engine, List<String> modes, double[] multipliers, int stepSeconds, int warmupSeconds, int serverWarmupSeconds, String key,
                     String tls, int established, double thinkMillis, int workIterations, int timeoutMillis,
                     int maxConcurrentNewClients, double capacity, boolean cpuChange, int jdk, Path out) {
 
     static final String USAGE = String.join("\n",
             "usage: overload-benchmark [options]",
-            "  --modes off,static,adaptive   gate modes, each against its own fresh Tomcat",
+            "  --server tomcat|netty         the server under test: Tomcat 11 (the valve) or the Netty example server",
+            "                                (netty/target/tlsadmit-netty-server.jar)",
+            "  --engine jdk|openssl          the Netty server's TLS engine (JSSE or BoringSSL); Tomcat runs JSSE",
+            "  --modes off,static,adaptive   gate modes, each against its own fresh server",
             "  --multipliers 0.5,1,2,4,8     new clients per second, as multiples of the measured capacity",
             "  --step-seconds 60             measured seconds per step (after --warmup-seconds 10)",
             "  --server-warmup-seconds 30    closed-loop load on each fresh Tomcat before anything is measured (JIT)",
@@ -25,8 +28,9 @@ record BenchOptions(List<String> modes, double[] multipliers, int stepSeconds, i
             "  --max-new-in-flight 1500      driver threads for new clients (arrivals beyond are counted as dropped)",
             "  --capacity N                  skip calibration: the server's new-client capacity per second",
             "  --cpu-change                  also run 1 -> 2 -> 1 CPUs mid-run per mode",
-            "  --jdk 17|25                   JDK running Tomcat",
-            "  --out DIR                     results (default docs/results/<date>-overload)");
+            "  --jdk 17|25                   JDK running the server",
+            "  --out DIR                     results (default docs/results/<date>-overload, Netty:",
+            "                                docs/results/<date>-overload-netty-<engine>)");
 
     /** {@code --help} or {@code -h} anywhere: print the usage and run nothing. */
     static boolean wantsHelp(String[] args) {
@@ -34,6 +38,8 @@ record BenchOptions(List<String> modes, double[] multipliers, int stepSeconds, i
     }
 
     static BenchOptions parse(String[] args) {
+        String server = "tomcat";
+        String engine = null;
         List<String> modes = List.of("off", "static", "adaptive");
         double[] multipliers = {0.5, 1, 2, 4, 8};
         int stepSeconds = 60;
@@ -49,7 +55,7 @@ record BenchOptions(List<String> modes, double[] multipliers, int stepSeconds, i
         double capacity = 0;
         boolean cpuChange = false;
         int jdk = 17;
-        Path out = Path.of("docs/results/" + LocalDate.now() + "-overload");
+        Path out = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--cpu-change")) {
@@ -61,6 +67,8 @@ record BenchOptions(List<String> modes, double[] multipliers, int stepSeconds, i
             }
             String v = args[++i];
             switch (a) {
+                case "--server" -> server = v;
+                case "--engine" -> engine = v;
                 case "--modes" -> modes = List.of(v.split(","));
                 case "--multipliers" -> multipliers = Arrays.stream(v.split(",")).mapToDouble(Double::parseDouble).toArray();
                 case "--step-seconds" -> stepSeconds = Integer.parseInt(v);
@@ -79,6 +87,20 @@ record BenchOptions(List<String> modes, double[] multipliers, int stepSeconds, i
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
+        if (!List.of("tomcat", "netty").contains(server)) {
+            throw new IllegalArgumentException("--server takes tomcat or netty; not " + server);
+        }
+        if (engine == null) {
+            engine = "jdk";
+        } else if (server.equals("tomcat")) {
+            throw new IllegalArgumentException("--engine is the Netty server's (--server netty); Tomcat runs JSSE here");
+        } else if (!List.of("jdk", "openssl").contains(engine)) {
+            throw new IllegalArgumentException("--engine takes jdk or openssl; not " + engine);
+        }
+        if (out == null) {
+            out = Path.of("docs/results/" + LocalDate.now() + "-overload"
+                    + (server.equals("netty") ? "-netty-" + engine : ""));
+        }
         for (String m : modes) {
             if (!List.of("off", "static", "adaptive").contains(m)) {
                 throw new IllegalArgumentException("--modes takes off, static, adaptive; not " + m);
@@ -90,7 +112,7 @@ record BenchOptions(List<String> modes, double[] multipliers, int stepSeconds, i
         if (!tls.equals("1.3") && !tls.equals("1.2")) {
             throw new IllegalArgumentException("--tls takes 1.2 or 1.3; not " + tls);
         }
-        return new BenchOptions(modes, multipliers, stepSeconds, warmupSeconds, serverWarmupSeconds, key, tls, established, think, work,
+        return new BenchOptions(server, engine, modes, multipliers, stepSeconds, warmupSeconds, serverWarmupSeconds, key, tls, established, think, work,
                 timeout, maxNew, capacity, cpuChange, jdk, out);
     }
 }

@@ -150,9 +150,6 @@ final class LoadDriver implements AutoCloseable {
 
     private void connectAndRequest(SSLSocketFactory factory, String host, boolean isNew) {
         StepCounters c = counters;
-        if (!isNew) {
-            c.resumedAttempts.increment();
-        }
         long start = System.nanoTime();
         boolean handshaken = false;
         try (Socket plain = new Socket()) {
@@ -169,6 +166,8 @@ final class LoadDriver implements AutoCloseable {
                     c.request.record(System.nanoTime() - handshakeDone);
                     c.requestsCompleted.increment();
                     (isNew ? c.newCompleted : c.resumedCompleted).increment();
+                } else {
+                    (isNew ? c.newFailedAfterHandshake : c.resumedFailedAfterHandshake).increment();
                 }
             }
         } catch (SocketTimeoutException e) {
@@ -176,6 +175,12 @@ final class LoadDriver implements AutoCloseable {
         } catch (IOException e) {
             if (!handshaken) {
                 (isNew ? c.newRefused : c.resumedRefused).increment();
+            } else {
+                (isNew ? c.newFailedAfterHandshake : c.resumedFailedAfterHandshake).increment();
+            }
+        } finally {
+            if (!isNew) {
+                c.resumedFinished.increment();
             }
         }
     }

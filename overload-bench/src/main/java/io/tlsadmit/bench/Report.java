@@ -22,7 +22,7 @@ final class Report {
     }
 
     static void write(BenchOptions o, double capacity, List<StepResult> results, List<String> timeline,
-                      String tomcatVersion) throws IOException {
+                      String server) throws IOException {
         Path out = o.out();
         List<String> csv = new ArrayList<>();
         csv.add(StepResult.csvHeader());
@@ -45,23 +45,24 @@ final class Report {
 
         StringBuilder md = new StringBuilder();
         md.append("# Overload benchmark ").append(Instant.now().toString(), 0, 10).append("\n\n");
-        md.append(String.format(Locale.ROOT, "Tomcat %s on JDK %d pinned to CPU 0, driver on CPU 1; key %s, TLS %s; "
+        md.append(String.format(Locale.ROOT, "%s pinned to CPU 0, driver on CPU 1; key %s, TLS %s; "
                         + "%d established clients (think %.0f ms), request work %d; capacity %.0f new clients/s; "
-                        + "%d s per step after %d s warm-up; each Tomcat warmed up for %d s first, and the server drained "
-                        + "(no client in flight, CPU idle) between steps.%n%n", tomcatVersion, o.jdk(), o.key(), o.tls(),
+                        + "%d s per step after %d s warm-up; each server warmed up for %d s first, and the server drained "
+                        + "(no client in flight, CPU idle) between steps.%n%n", server, o.key(), o.tls(),
                 o.established(), o.thinkMillis(), o.workIterations(), capacity, o.stepSeconds(), o.warmupSeconds(),
                 o.serverWarmupSeconds()));
         md.append("| mode | load | goodput req/s | new admitted/s | new refused/s | new timed out/s | resumed ok % "
-                + "| server CPU % | driver CPU % | full hs p50 / p99 | resumed hs p50 / p99 | request p50 / p99 |\n");
-        md.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                + "| server CPU % | driver CPU % | full hs p50 / p99 | resumed hs p50 / p99 | request p50 / p99 "
+                + "| gate: full / resumed hs/s, resumptions refused |\n");
+        md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (StepResult r : results) {
             md.append(String.format(Locale.ROOT,
-                    "| %s | %.1fx | %.0f | %.0f | %.0f | %.0f | %s | %.0f | %.0f | %s / %s | %s / %s | %s / %s |%n",
+                    "| %s | %.1fx | %.0f | %.0f | %.0f | %.0f | %s | %.0f | %.0f | %s / %s | %s / %s | %s / %s | %s |%n",
                     r.mode(), r.multiplier(), r.goodput(), r.newAdmittedPerSecond(), r.newRefusedPerSecond(),
                     r.newTimedOutPerSecond(), percent(r.resumedAdmittedPercent()), r.serverCpuPercent(),
                     r.driverCpuPercent(), millis(r.fullHandshakeP50()), millis(r.fullHandshakeP99()),
                     millis(r.resumedHandshakeP50()), millis(r.resumedHandshakeP99()), millis(r.requestP50()),
-                    millis(r.requestP99())));
+                    millis(r.requestP99()), gate(r)));
         }
         md.append("\nGoodput as a fraction of each mode's own peak:\n\n| mode | peak req/s |");
         double[] marks = {2, 4, 8};
@@ -86,6 +87,13 @@ final class Report {
         }
         md.append(".\n");
         Files.writeString(out.resolve("summary.md"), md);
+    }
+
+    /** The gate's own counts over the step, "–" without a gate. */
+    private static String gate(StepResult r) {
+        GateTruth g = r.gate();
+        return !g.present() ? "–" : String.format(Locale.ROOT, "%.0f / %.0f, %.0f", g.fullHandshakes() / r.seconds(),
+                g.resumedHandshakes() / r.seconds(), g.resumptionOffersRefused());
     }
 
     /** A latency for the table; "none" when nothing completed (a collapsed server has no latency to show). */

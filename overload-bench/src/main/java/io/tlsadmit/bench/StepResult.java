@@ -5,39 +5,53 @@ import java.util.Locale;
 /** One measured step: a mode at an offered load, as clients and the server's CPU saw it. */
 record StepResult(String mode, double multiplier, double offeredNewPerSecond, double seconds,
                   double goodput, double newAdmittedPerSecond, double newRefusedPerSecond, double newTimedOutPerSecond,
-                  double newDroppedByDriverPerSecond, double resumedAdmittedPercent, double serverCpuPercent,
+                  double newDroppedByDriverPerSecond, double resumedAdmittedPercent, double resumedRefusedPerSecond,
+                  double resumedTimedOutPerSecond, double newFailedAfterHandshakePerSecond,
+                  double resumedFailedAfterHandshakePerSecond, double serverCpuPercent,
                   double driverCpuPercent, double fullHandshakeP50, double fullHandshakeP99,
-                  double resumedHandshakeP50, double resumedHandshakeP99, double requestP50, double requestP99) {
+                  double resumedHandshakeP50, double resumedHandshakeP99, double requestP50, double requestP99,
+                  GateTruth gate) {
 
     static StepResult of(String mode, double multiplier, double offered, double seconds, StepCounters c,
-                         double serverCpuSeconds, double driverCpuSeconds) {
-        long resumedAttempts = c.resumedAttempts.sum();
+                         double serverCpuSeconds, double driverCpuSeconds, GateTruth gate) {
+        long resumedFinished = c.resumedFinished.sum();
         return new StepResult(mode, multiplier, offered, seconds,
                 c.requestsCompleted.sum() / seconds,
                 c.newCompleted.sum() / seconds,
                 c.newRefused.sum() / seconds,
                 c.newTimedOut.sum() / seconds,
                 c.newDroppedByDriver.sum() / seconds,
-                resumedAttempts == 0 ? Double.NaN : 100.0 * c.resumedCompleted.sum() / resumedAttempts,
+                resumedFinished == 0 ? Double.NaN : 100.0 * c.resumedCompleted.sum() / resumedFinished,
+                c.resumedRefused.sum() / seconds,
+                c.resumedTimedOut.sum() / seconds,
+                c.newFailedAfterHandshake.sum() / seconds,
+                c.resumedFailedAfterHandshake.sum() / seconds,
                 100.0 * serverCpuSeconds / seconds,
                 100.0 * driverCpuSeconds / seconds,
                 c.fullHandshake.quantileMillis(0.5), c.fullHandshake.quantileMillis(0.99),
                 c.resumedHandshake.quantileMillis(0.5), c.resumedHandshake.quantileMillis(0.99),
-                c.request.quantileMillis(0.5), c.request.quantileMillis(0.99));
+                c.request.quantileMillis(0.5), c.request.quantileMillis(0.99), gate);
     }
 
     static String csvHeader() {
         return "mode,multiplier,offered_new_per_s,seconds,goodput_req_per_s,new_admitted_per_s,new_refused_per_s,"
-                + "new_timed_out_per_s,new_dropped_by_driver_per_s,resumed_admitted_pct,server_cpu_pct,driver_cpu_pct,"
-                + "full_hs_p50_ms,full_hs_p99_ms,resumed_hs_p50_ms,resumed_hs_p99_ms,request_p50_ms,request_p99_ms";
+                + "new_timed_out_per_s,new_dropped_by_driver_per_s,resumed_admitted_pct,resumed_refused_per_s,"
+                + "resumed_timed_out_per_s,new_failed_after_handshake_per_s,resumed_failed_after_handshake_per_s,"
+                + "server_cpu_pct,driver_cpu_pct,"
+                + "full_hs_p50_ms,full_hs_p99_ms,resumed_hs_p50_ms,resumed_hs_p99_ms,request_p50_ms,request_p99_ms,"
+                + "server_full_hs_per_s,server_resumed_hs_per_s,server_resumption_offers_refused";
     }
 
+    /** The server's own count (the gate's metrics) over the step; the last three columns are empty without a gate. */
     String csv() {
         return String.format(Locale.ROOT,
-                "%s,%.2f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f",
+                "%s,%.2f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.2f,%.2f,%.2f,%.2f,%.1f,%.1f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%s",
                 mode, multiplier, offeredNewPerSecond, seconds, goodput, newAdmittedPerSecond, newRefusedPerSecond,
-                newTimedOutPerSecond, newDroppedByDriverPerSecond, resumedAdmittedPercent, serverCpuPercent,
+                newTimedOutPerSecond, newDroppedByDriverPerSecond, resumedAdmittedPercent, resumedRefusedPerSecond,
+                resumedTimedOutPerSecond, newFailedAfterHandshakePerSecond, resumedFailedAfterHandshakePerSecond,
+                serverCpuPercent,
                 driverCpuPercent, fullHandshakeP50, fullHandshakeP99, resumedHandshakeP50, resumedHandshakeP99,
-                requestP50, requestP99);
+                requestP50, requestP99, !gate.present() ? ",," : String.format(Locale.ROOT, "%.1f,%.1f,%.0f",
+                        gate.fullHandshakes() / seconds, gate.resumedHandshakes() / seconds, gate.resumptionOffersRefused()));
     }
 }

@@ -22,6 +22,23 @@ class BenchOptionsTest {
         assertEquals("1.3", options.tls());
         assertFalse(options.cpuChange());
         assertEquals(0, options.capacity(), "0 = calibrate");
+        assertEquals("tomcat", options.server());
+    }
+
+    @Test
+    void theNettyServerTakesAnEngineAndWritesBesideTomcatsResults() {
+        BenchOptions options = BenchOptions.parse(new String[] {"--server", "netty", "--engine", "openssl"});
+        assertEquals("netty", options.server());
+        assertEquals("openssl", options.engine());
+        assertTrue(options.out().getFileName().toString().endsWith("-overload-netty-openssl"), options.out().toString());
+        assertEquals("jdk", BenchOptions.parse(new String[] {"--server", "netty"}).engine());
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> BenchOptions.parse(new String[] {"--engine", "openssl"})).getMessage().contains("--server netty"));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> BenchOptions.parse(new String[] {"--server", "jetty"})).getMessage().contains("jetty"));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> BenchOptions.parse(new String[] {"--server", "netty", "--engine", "gnutls"})).getMessage()
+                .contains("gnutls"));
     }
 
     @Test

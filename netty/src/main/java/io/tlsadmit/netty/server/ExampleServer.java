@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import javax.net.ssl.KeyManagerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -26,6 +27,8 @@ public final class ExampleServer implements Callable<Integer> {
 
     /** What the server prints once it accepts connections; tests and scripts wait for it. */
     public static final String READY = "tlsadmit-netty-server: listening on ";
+    /** As the Tomcat connector's limit for warmUpHandshakes. */
+    private static final int MAX_WARM_UP_HANDSHAKES = 10_000;
 
     @Option(names = "--port", required = true, description = "HTTPS port on 127.0.0.1")
     int port;
@@ -59,8 +62,20 @@ public final class ExampleServer implements Callable<Integer> {
             description = "plain-HTTP metrics port on 127.0.0.1 (0: any free port; default: none)")
     int metricsPort;
 
-    @Option(names = "--key", defaultValue = "rsa", description = "rsa (RSA-2048) or ec (P-256)")
+    /** Null when not given: {@code rsa}, unless a key store is given instead. */
+    @Option(names = "--key", description = "a key generated at start: rsa (RSA-2048, the default) or ec (P-256)")
     String key;
+
+    @Option(names = "--key-store", description = "a PKCS12 key store holding the server's key and certificate, used"
+            + " instead of a generated key (its only key entry)")
+    Path keyStore;
+
+    @Option(names = "--key-store-password", defaultValue = "", description = "the key store's password (and its key's)")
+    String keyStorePassword;
+
+    @Option(names = "--warm-up-handshakes", defaultValue = "64", description = "full TLS handshakes run in memory"
+            + " before binding, as the Tomcat connector's warmUpHandshakes (0: none; with the gate only)")
+    int warmUpHandshakes;
 
     @Option(names = "--certificate-out", description = "write the generated certificate here (PEM), for clients that verify")
     Path certificateOut;
@@ -76,12 +91,12 @@ public final class ExampleServer implements Callable<Integer> {
             case "off" -> null;
             default -> throw new IllegalArgumentException("--gate must be \"on\" or \"off\", was \"" + gate + "\"");
         };
-        GeneratedKey generated = GeneratedKey.generate(GeneratedKey.Type.valueOf(key.trim().toUpperCase(Locale.ROOT)));
-        if (certificateOut != null) {
-            Files.writeString(certificateOut, generated.certificatePem(), StandardCharsets.US_ASCII);
+        if (warmUpHandshakes < 0 || warmUpHandshakes > MAX_WARM_UP_HANDSHAKES) {
+            throw new IllegalArgumentException("--warm-up-handshakes must be a whole number 0-" + MAX_WARM_UP_HANDSHAKES
+                    + ", was " + warmUpHandshakes);
         }
-        GatedHttpsServer server = GatedHttpsServer.start(port, tlsEngine, config,
-                GatedHttpsServer.keyManagerFactory(generated), metricsPort, threads);
+        GatedHttpsServer server = GatedHttpsServer.start(port, tlsEngine, config, keys(), metricsPort, threads,
+                warmUpHandshakes);
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "tlsadmit-netty-server-stop"));
         System.out.println(READY + "https://127.0.0.1:" + server.port() + " (engine "
                 + tlsEngine.name().toLowerCase(Locale.ROOT) + ", " + (server.gate() == null ? "no gate" : server.gate())
@@ -90,6 +105,30 @@ public final class ExampleServer implements Callable<Integer> {
         System.out.flush();
         new CountDownLatch(1).await();
         return 0;
+    }
+
+    /** The generated key (its certificate written out if asked), or the key store's. */
+    private KeyManagerFactory keys() throws Exception {
+        if (keyStore != null) {
+            if (key != null) {
+                throw new IllegalArgumentException("--key and --key-store exclude each other: a key is generated or read");
+            }
+            if (certificateOut != null) {
+                throw new IllegalArgumentException("--certificate-out writes a generated key's certificate; the key store"
+                        + " " + keyStore + " has its own");
+            }
+            return GatedHttpsServer.keyManagerFactory(keyStore, keyStorePassword.toCharArray());
+        }
+        GeneratedKey.Type type = switch (key == null ? "rsa" : key.trim().toLowerCase(Locale.ROOT)) {
+            case "rsa" -> GeneratedKey.Type.RSA;
+            case "ec" -> GeneratedKey.Type.EC;
+            default -> throw new IllegalArgumentException("--key must be \"rsa\" or \"ec\", was \"" + key + "\"");
+        };
+        GeneratedKey generated = GeneratedKey.generate(type);
+        if (certificateOut != null) {
+            Files.writeString(certificateOut, generated.certificatePem(), StandardCharsets.US_ASCII);
+        }
+        return GatedHttpsServer.keyManagerFactory(generated);
     }
 
     /** The options as the gate's settings; picocli has parsed each, the builder checks their ranges. */

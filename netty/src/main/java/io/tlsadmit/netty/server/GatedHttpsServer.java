@@ -20,8 +20,12 @@ import io.netty.handler.ssl.SslProvider;
 import io.tlsadmit.gate.GateConfig;
 import io.tlsadmit.netty.NettyGate;
 import io.tlsadmit.netty.NettyGateMeterBinder;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
@@ -81,6 +85,15 @@ public final class GatedHttpsServer implements AutoCloseable {
      */
     public static GatedHttpsServer start(int port, Engine engine, GateConfig config, KeyManagerFactory keys,
             int metricsPort, int threads) throws Exception {
+        return start(port, engine, config, keys, metricsPort, threads, 0);
+    }
+
+    /**
+     * @param warmUpHandshakes full handshakes run in memory before binding ({@link NettyGate#warmUp}), with a gate
+     *                         only: 0 for none
+     */
+    public static GatedHttpsServer start(int port, Engine engine, GateConfig config, KeyManagerFactory keys,
+            int metricsPort, int threads, int warmUpHandshakes) throws Exception {
         if (engine == Engine.OPENSSL && !OpenSsl.isAvailable()) {
             throw new IllegalStateException("--engine openssl: BoringSSL is not available on this machine: "
                     + OpenSsl.unavailabilityCause());
@@ -91,6 +104,9 @@ public final class GatedHttpsServer implements AutoCloseable {
         SslContext tls = sslContext(builder, engine);
         if (gate != null) {
             gate.sessionCache(tls);
+            if (warmUpHandshakes > 0) {
+                gate.warmUp(tls, warmUpHandshakes);
+            }
         }
         EventLoopGroup loops = new MultiThreadIoEventLoopGroup(threads, NioIoHandler.newFactory());
         try {
@@ -128,6 +144,21 @@ public final class GatedHttpsServer implements AutoCloseable {
     /** TLS 1.3 and 1.2 on the given engine: the versions whose resumptions the gate tells apart. */
     static SslContext sslContext(SslContextBuilder builder, Engine engine) throws javax.net.ssl.SSLException {
         return builder.sslProvider(engine.provider).protocols("TLSv1.3", "TLSv1.2").build();
+    }
+
+    /** A PKCS12 key store's key (its one key entry; the key's password is the store's), for both engines. */
+    public static KeyManagerFactory keyManagerFactory(Path pkcs12, char[] password)
+            throws GeneralSecurityException, IOException {
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(pkcs12)) {
+            store.load(in, password);
+        } catch (IOException e) {
+            throw new IOException("--key-store " + pkcs12 + " cannot be read as PKCS12 with that password: "
+                    + e.getMessage(), e);
+        }
+        KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        factory.init(store, password);
+        return factory;
     }
 
     /** The generated key and certificate as a key manager factory, the form both engines take. */

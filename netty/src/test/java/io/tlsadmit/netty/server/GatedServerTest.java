@@ -2,9 +2,12 @@ package io.tlsadmit.netty.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tlsadmit.admission.HandshakeKind;
+import io.tlsadmit.admission.control.AdmissionController;
+import io.tlsadmit.admission.cost.HandshakeCost;
 import io.tlsadmit.classifier.TlsVersion;
 import io.tlsadmit.classifier.Verdict;
 import io.tlsadmit.gate.BudgetType;
@@ -13,11 +16,14 @@ import io.tlsadmit.gate.GateConfig;
 import io.tlsadmit.gate.GateCounters;
 import io.tlsadmit.gate.Initiator;
 import io.tlsadmit.gate.LateGate;
+import io.tlsadmit.gate.RefuseAction;
 import io.tlsadmit.gate.RenegotiationPolicy;
 import io.tlsadmit.netty.server.GatedHttpsServer.Engine;
+import io.tlsadmit.testing.JdkHttpsGet;
 import io.tlsadmit.testing.OpenSslClient;
 import io.tlsadmit.testing.TestKeystore;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -43,6 +49,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
@@ -157,26 +164,66 @@ class GatedServerTest {
         assertEquals(2, counters.handshakes(HandshakeKind.FULL, TlsVersion.TLS1_2));
     }
 
-    /** The JDK's client resumes from its own session cache: the second connection needs no token. */
+    /**
+     * The JDK's client resumes from its own session cache, on TLS 1.3 (PSK) and TLS 1.2 (a ticket, or its session
+     * id where the server issues none): its second and third connections need no token; a JDK client with an empty
+     * cache is refused before the handshake.
+     */
+    @ParameterizedTest
+    @CsvSource({"JDK, TLSv1.3", "JDK, TLSv1.2", "OPENSSL, TLSv1.3", "OPENSSL, TLSv1.2"})
+    void aJdkClientResumesOnAnEmptyBudgetAndANewOneIsRefused(Engine engine, String protocol) throws Exception {
+        GatedHttpsServer server = gated(engine, 1);
+        SSLContext context = keystore.clientContext(protocol);
+        for (int i = 0; i < 3; i++) {
+            assertTrue(JdkHttpsGet.get(context, server.port(), "/").startsWith("HTTP/1.1 200 OK"));
+        }
+        assertThrows(IOException.class, () -> JdkHttpsGet.get(keystore.clientContext(protocol), server.port(), "/"));
+        GateCounters counters = server.gate().gate().counters();
+        int version = protocol.equals("TLSv1.3") ? TlsVersion.TLS1_3 : TlsVersion.TLS1_2;
+        assertEquals(1, counters.connections(Verdict.NEW, Decision.ADMITTED));
+        assertEquals(1, counters.connections(Verdict.NEW, Decision.REFUSED));
+        assertEquals(2, counters.connections(Verdict.RESUME_PSK, Decision.ADMITTED)
+                + counters.connections(Verdict.RESUME_TICKET, Decision.ADMITTED)
+                + counters.connections(Verdict.RESUME_SESSION_ID, Decision.ADMITTED));
+        assertEquals(2, counters.handshakes(HandshakeKind.RESUMED, version));
+        assertEquals(1, counters.handshakes(HandshakeKind.FULL, version));
+    }
+
+    /** With {@code refuseAction=reset} a refused client gets an RST (a read fails), not a FIN (end of stream). */
     @ParameterizedTest
     @EnumSource(Engine.class)
-    void aJdkClientResumesOnAnEmptyBudget(Engine engine) throws Exception {
-        GatedHttpsServer server = gated(engine, 1);
-        SSLContext context = keystore.clientContext("TLSv1.3");
-        for (int i = 0; i < 3; i++) {
-            try (javax.net.ssl.SSLSocket socket = (javax.net.ssl.SSLSocket) context.getSocketFactory()
-                    .createSocket(InetAddress.getLoopbackAddress(), server.port())) {
-                socket.setSoTimeout(10_000);
-                socket.getOutputStream().write("GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
-                        .getBytes(StandardCharsets.US_ASCII));
-                String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
-                assertTrue(answer.startsWith("HTTP/1.1 200 OK"), answer);
-            }
+    void aRefusedClientIsResetWhenTheRefuseActionIsReset(Engine engine) throws Exception {
+        GateConfig config = GateConfig.builder().budget(BudgetType.STATIC).maxFullHandshakesPerSecond(0)
+                .fullHandshakeBurst(0).refuseAction(RefuseAction.RESET).build();
+        GatedHttpsServer server = GatedHttpsServer.start(0, engine, config, keys, -1, 1);
+        servers.add(server);
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(clientHello());
+            socket.getOutputStream().flush();
+            SocketException reset = assertThrows(SocketException.class, () -> socket.getInputStream().read());
+            assertTrue(reset.getMessage().contains("reset"), reset.toString());
         }
-        GateCounters counters = server.gate().gate().counters();
-        assertEquals(1, counters.connections(Verdict.NEW, Decision.ADMITTED));
-        assertEquals(2, counters.connections(Verdict.RESUME_PSK, Decision.ADMITTED));
-        assertEquals(2, counters.handshakes(HandshakeKind.RESUMED, TlsVersion.TLS1_3));
+        assertEquals(1, server.gate().gate().counters().connections(Verdict.NEW, Decision.REFUSED));
+    }
+
+    /**
+     * An adaptive budget learns the handshakes' cost from the event-loop thread's CPU time: one full handshake and one
+     * resumption, each measured once, each a positive time.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void theHandshakesCpuTimeFeedsTheAdaptiveBudget(Engine engine) throws Exception {
+        GatedHttpsServer server = GatedHttpsServer.start(0, engine, GateConfig.defaults(), keys, -1, 1);
+        servers.add(server);
+        Path session = dir.resolve(engine + "-cost.pem");
+        assertTrue(client(server.port(), "tls13-psk").saveSession(session).run().fullHandshake());
+        assertTrue(client(server.port(), "tls13-psk").resume(session).run().reused());
+        HandshakeCost cost = server.gate().gate().budget().view(AdmissionController.class).orElseThrow().cost();
+        assertEquals(1, cost.count(HandshakeKind.FULL));
+        assertEquals(1, cost.count(HandshakeKind.RESUMED));
+        assertTrue(cost.totalNanos(HandshakeKind.FULL) > 0, "full: " + cost.totalNanos(HandshakeKind.FULL));
+        assertTrue(cost.totalNanos(HandshakeKind.RESUMED) > 0, "resumed: " + cost.totalNanos(HandshakeKind.RESUMED));
     }
 
     @ParameterizedTest
@@ -239,6 +286,33 @@ class GatedServerTest {
             assertEquals(6 - completed, counters.distrustedOffers(Decision.REFUSED));
             assertEquals(-completed, server.gate().gate().budget().availableTokens(), 0.5);
         }
+    }
+
+    /**
+     * TLS 1.2 session ids from another server: the gate looks each up in the server's session cache (both engines
+     * keep it in Java), finds none, and charges the offer as the new client it is, so with the budget spent it is
+     * refused before the server has read a byte. Without the lookup BoringSSL, which has no late gate, would run
+     * each as a full handshake on credit, and session ids are never distrusted (the gate counts them verified).
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void foreignSessionIdsAreChargedAsNewClients(Engine engine) throws Exception {
+        GatedHttpsServer other = ungated(engine);
+        Path id = dir.resolve(engine + "-foreign-session-id.pem");
+        assertTrue(client(other.port(), "tls12-session-id").saveSession(id).run().fullHandshake());
+
+        GatedHttpsServer server = gated(engine, 1);
+        int port = server.port();
+        assertTrue(OpenSslClient.to(port, keystore).run().fullHandshake());
+        for (int i = 0; i < 3; i++) {
+            OpenSslClient.Result result = client(port, "tls12-session-id").resume(id).run();
+            assertEquals(0, result.handshakeBytesRead(), result.output());
+        }
+        GateCounters counters = server.gate().gate().counters();
+        assertEquals(3, counters.connections(Verdict.NEW, Decision.REFUSED));
+        assertEquals(0, counters.connections(Verdict.RESUME_SESSION_ID, Decision.ADMITTED));
+        assertEquals(1, counters.handshakes(HandshakeKind.FULL));
+        assertEquals(0, server.gate().gate().budget().availableTokens(), 0.5);
     }
 
     /**

@@ -1,0 +1,43 @@
+package io.tlsadmit.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tlsadmit.testing.PrometheusScrape;
+import org.junit.jupiter.api.Test;
+
+class GateTruthTest {
+
+    private static String exposition(int full, int resumed, int pskRefused, int idRefused) {
+        return String.join("\n",
+                "# TYPE tlsadmit_handshakes_total counter",
+                "tlsadmit_handshakes_total{connector=\"netty-https\",kind=\"full\",version=\"TLSv1.3\"} " + full + ".0",
+                "tlsadmit_handshakes_total{connector=\"netty-https\",kind=\"resumed\",version=\"TLSv1.3\"} " + resumed + ".0",
+                "tlsadmit_handshakes_total{connector=\"netty-https\",kind=\"resumed\",version=\"TLSv1.2\"} 1.0",
+                "tlsadmit_connections_total{connector=\"netty-https\",decision=\"refused\",verdict=\"NEW\"} 500.0",
+                "tlsadmit_connections_total{connector=\"netty-https\",decision=\"refused\",verdict=\"RESUME_PSK\"} " + pskRefused + ".0",
+                "tlsadmit_connections_total{connector=\"netty-https\",decision=\"admitted\",verdict=\"RESUME_PSK\"} 90.0",
+                "tlsadmit_connections_total{connector=\"netty-https\",decision=\"refused\",verdict=\"RESUME_SESSION_ID\"} " + idRefused + ".0",
+                "");
+    }
+
+    @Test
+    void aStepIsTheDifferenceOfTwoScrapes() {
+        GateTruth before = GateTruth.of(PrometheusScrape.parse(exposition(10, 20, 0, 1)));
+        GateTruth after = GateTruth.of(PrometheusScrape.parse(exposition(110, 920, 2, 1)));
+        GateTruth step = after.since(before);
+        assertTrue(step.present());
+        assertEquals(100, step.fullHandshakes());
+        assertEquals(900, step.resumedHandshakes(), "both versions");
+        assertEquals(2, step.resumptionOffersRefused(), "refused offers of every kind of resumption, not new clients");
+    }
+
+    @Test
+    void aServerWithoutTheGateHasNoTruth() {
+        GateTruth none = GateTruth.of(PrometheusScrape.parse(""));
+        assertFalse(none.present());
+        assertFalse(GateTruth.of(PrometheusScrape.parse(exposition(1, 1, 0, 0))).since(none).present());
+        assertEquals("no gate", none.toString());
+    }
+}
