@@ -1,5 +1,7 @@
 package io.tlsadmit.tomcat;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tlsadmit.testing.ConnectorSpec;
@@ -17,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The same admission behaviour on JDK 25, with JSSE (whose stateless-ticket decoding asks the key
  * manager too, JDK-8357033) and with Tomcat's OpenSSL implementation through FFM on the machine's
- * libssl (no late gate there: the early gate and the truth must still hold). One Tomcat for the class.
+ * libssl: Tomcat's own (no late gate: the early gate and the truth must still hold) and ours, whose
+ * certificate callback is the late gate. One Tomcat for the class.
  */
 class Jdk25IT {
 
@@ -37,6 +40,12 @@ class Jdk25IT {
         keystore = GatedTomcat.keystore(distribution);
         ConnectorSpec openssl = GatedTomcat.gated("openssl", keystore, "1000", "1000")
                 .attribute("sslImplementationName", OPENSSL_FFM);
+        ConnectorSpec opensslGated = GatedTomcat.gated("openssl-gated", keystore, "1000", "1000")
+                .attribute("sslImplementationName", AdmissionNioProtocol.GATED_OPENSSL);
+        ConnectorSpec opensslOther = GatedTomcat.gated("openssl-other", keystore, "1000", "1000")
+                .attribute("sslImplementationName", AdmissionNioProtocol.GATED_OPENSSL);
+        ConnectorSpec opensslCharged = GatedTomcat.gated("openssl-charged", keystore, "1000", "1000")
+                .attribute("sslImplementationName", AdmissionNioProtocol.GATED_OPENSSL);
         tomcat = GatedTomcat.base(distribution, "jdk25")
                 .jdk(jdk25.get())
                 .serverListener("org.apache.catalina.core.OpenSSLLifecycleListener")
@@ -44,6 +53,9 @@ class Jdk25IT {
                 .connector(GatedTomcat.gated("jsse", keystore, "1000", "1000").attribute("nativePeek", "false"))
                 .connector(GatedTomcat.gated("other", keystore, "1000", "1000"))
                 .connector(openssl)
+                .connector(opensslGated)
+                .connector(opensslOther)
+                .connector(opensslCharged)
                 .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\"/>")
                 .build()
                 .start();
@@ -74,5 +86,27 @@ class Jdk25IT {
     @Test
     void openSslAdmitsEveryResumptionAndRefusesEveryNewHandshakeWhenTheBudgetIsZero() {
         on("openssl").budgetZeroAdmitsEveryResumptionAndRefusesEveryNewHandshake(false);
+    }
+
+    @Test
+    void gatedOpenSslAdmitsEveryResumptionAndRefusesEveryNewHandshakeWhenTheBudgetIsZero() {
+        on("openssl-gated").budgetZeroAdmitsEveryResumptionAndRefusesEveryNewHandshake(false);
+    }
+
+    @Test
+    void gatedOpenSslLateGateRefusesForeignTicketsAndPsks() {
+        on("openssl-gated").foreignTicketsAndPsksAreRefusedByTheLateGate(tomcat.port("openssl-other"));
+    }
+
+    @Test
+    void gatedOpenSslLateGateChargesForeignTicketsAndPsksWhileTokensRemain() {
+        on("openssl-charged").foreignTicketsAndPsksAreChargedByTheLateGate(tomcat.port("openssl-other"));
+    }
+
+    @Test
+    void gatedOpenSslKeepsTomcatsOwnConnectorLogQuiet() {
+        String log = tomcat.catalinaOut();
+        assertTrue(log.contains("late gate on") && log.contains("https-opensslffm-nio"), log);
+        assertFalse(log.contains("certificate callback"), "no failure in the callback: " + log);
     }
 }
