@@ -1,11 +1,13 @@
 package io.tlsadmit.tomcat;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tlsadmit.testing.ConnectorSpec;
 import io.tlsadmit.testing.Jdk;
+import io.tlsadmit.testing.OpenSslClient;
 import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;
 import io.tlsadmit.testing.TomcatServer;
@@ -108,5 +110,28 @@ class Jdk25IT {
         String log = tomcat.catalinaOut();
         assertTrue(log.contains("late gate on") && log.contains("https-opensslffm-nio"), log);
         assertFalse(log.contains("certificate callback"), "no failure in the callback: " + log);
+    }
+
+    /**
+     * OpenSSL 3 refuses a client's renegotiation by itself (SSL_OP_ALLOW_CLIENT_RENEGOTIATION is off by default): a
+     * no_renegotiation alert from its record layer (s_client prints "no renegotiation"), so no full handshake and
+     * nothing for the gate to decide.
+     */
+    @Test
+    void gatedOpenSslClientRenegotiationDoesNoFullHandshake() {
+        AdmissionScenarios gated = on("openssl-gated");
+        gated.budget(1000, 1000);
+        Path session = sessions.resolve("reneg.pem");
+        assertTrue(gated.client().tls12().saveSession(session).run().fullHandshake());
+        gated.budget(0, 0);
+        GateMXBean gate = GatedTomcat.gate(tomcat, tomcat.port("openssl-gated"));
+        long full = gate.getFullHandshakes();
+        long late = gate.getLateRefusals();
+        OpenSslClient.Result result = gated.client().tls12().resume(session).renegotiate().run();
+        assertTrue(result.output().contains("\nReused, TLSv1.2"), result.output());
+        assertTrue(result.output().contains("RENEGOTIATING"), result.output());
+        assertFalse(result.renegotiated(), "the renegotiation must not complete: " + result.output());
+        assertEquals(full, gate.getFullHandshakes(), "no full handshake was done for it");
+        assertEquals(late, gate.getLateRefusals(), "nothing reached the late gate");
     }
 }
