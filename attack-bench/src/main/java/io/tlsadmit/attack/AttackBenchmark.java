@@ -8,7 +8,9 @@ import io.tlsadmit.attack.scenario.ForgedHelloScenario;
 import io.tlsadmit.attack.scenario.RenegotiationScenario;
 import io.tlsadmit.attack.scenario.Scenario;
 import io.tlsadmit.attack.scenario.SlowHelloScenario;
+import io.tlsadmit.attack.server.TlsEngine;
 import io.tlsadmit.testing.CpuPinning;
+import io.tlsadmit.testing.Jdk;
 import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;
 import java.nio.file.Files;
@@ -40,6 +42,17 @@ public final class AttackBenchmark implements Callable<Integer> {
             description = "Scenarios in order (default: ${DEFAULT-VALUE}).",
             defaultValue = "renegotiation,forged-psk,forged-ticket,slow-hello")
     List<String> scenarios;
+
+    @Option(names = "--engines", split = ",", paramLabel = "ENGINE",
+            description = "TLS engines of the gated connector, each scenario run once per engine, side by side:"
+                    + " jsse (gated, the default), openssl (Tomcat's OpenSSL through FFM with the late gate),"
+                    + " openssl-ungated (Tomcat's OpenSSL implementation as it comes, no late gate); openssl needs"
+                    + " --jdk 22 or later (default: ${DEFAULT-VALUE}).", defaultValue = "jsse")
+    List<String> engines;
+
+    @Option(names = "--jdk", paramLabel = "FEATURE", description = "The JDK release Tomcat runs on, found under"
+            + " /usr/lib/jvm (default: the one running this driver).")
+    Integer jdkFeature;
 
     @Option(names = "--budget", description = "static or adaptive (default: ${DEFAULT-VALUE}).", defaultValue = "static")
     String budget;
@@ -82,6 +95,20 @@ public final class AttackBenchmark implements Callable<Integer> {
         if (!budget.equals("static") && !budget.equals("adaptive")) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--budget must be static or adaptive");
         }
+        List<TlsEngine> tls = new ArrayList<>();
+        for (String label : engines) {
+            try {
+                tls.add(TlsEngine.of(label));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(new CommandLine(this), "--engines: " + e.getMessage());
+            }
+        }
+        Jdk jdk = jdkFeature == null ? Jdk.current() : Jdk.find(jdkFeature).orElseThrow(() -> new CommandLine.ParameterException(
+                new CommandLine(this), "--jdk " + jdkFeature + ": no such JDK under /usr/lib/jvm"));
+        if (jdk.feature() < TlsEngine.OPENSSL_MIN_JAVA && tls.stream().anyMatch(TlsEngine::isOpenSsl)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--engines openssl and openssl-ungated need"
+                    + " --jdk " + TlsEngine.OPENSSL_MIN_JAVA + " or later (Tomcat's OpenSSL through FFM)");
+        }
         Path root = Path.of(System.getProperty("tlsadmit.root", ".")).toAbsolutePath().normalize();
         Path jar = (gateJar != null ? gateJar : root.resolve("valve/target/tlsadmit-tomcat.jar")).toAbsolutePath();
         if (!Files.isRegularFile(jar)) {
@@ -93,7 +120,7 @@ public final class AttackBenchmark implements Callable<Integer> {
         TestKeystore keystore = TestKeystore.create(distribution.home().getParent().resolve("keystores"),
                 TestKeystore.KeyType.RSA_2048);
         // described before pinning: availableProcessors() then still counts the machine's CPUs
-        RunDescription run = RunDescription.of(jar, distribution.version(), "bin/attack-benchmark "
+        RunDescription run = RunDescription.of(jar, distribution.version(), jdk, "bin/attack-benchmark "
                 + String.join(" ", ProcessHandle.current().info().arguments().map(a -> argsAfterJar(a)).orElse(new String[0])));
         CpuPinning.pin(ProcessHandle.current().pid(), "1");
         // every scenario gets the same build, even if valve/target is rebuilt while we run
@@ -101,11 +128,13 @@ public final class AttackBenchmark implements Callable<Integer> {
         snapshot.toFile().deleteOnExit();
         Files.copy(jar, snapshot, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         Bench bench = new Bench(distribution, keystore, snapshot, root, dir, budget, seconds, slowSeconds, forgedRate,
-                ticketFromManySources, slowRate);
+                ticketFromManySources, slowRate, tls.get(0), jdk);
         List<ScenarioReport> reports = new ArrayList<>();
         for (String name : scenarios) {
-            reports.add(SCENARIOS.get(name).run(bench));
-            SummaryWriter.write(dir, run, reports); // after every scenario: a later failure keeps what was measured
+            for (TlsEngine engine : tls) {
+                reports.add(SCENARIOS.get(name).run(bench.with(engine)));
+                SummaryWriter.write(dir, run, reports); // after every pass: a later failure keeps what was measured
+            }
         }
         System.out.println();
         System.out.print(SummaryWriter.markdown(run, reports));

@@ -63,8 +63,17 @@ final class AdmissionChannel extends SecureNioChannel {
      * the hello is only looked at during one {@link #admit()} call on one thread.
      */
     private static final ThreadLocal<ClientHello> SCRATCH = ThreadLocal.withInitial(ClientHello::new);
+    /**
+     * The channel whose engine this thread is inside now, for an engine whose late gate finds its connection by the
+     * thread ({@link LateGatedImplementation#findsConnectionByThread()}: OpenSSL's certificate callback, which gets
+     * only the native {@code SSL*}). Set around each engine call that can process a client's handshake message, and
+     * only on such connectors; empty otherwise.
+     */
+    private static final ThreadLocal<AdmissionChannel> DRIVING = new ThreadLocal<>();
     private final ServerHelloObserver serverHello = new ServerHelloObserver();
     private final RenegotiationWatch renegotiations;
+    /** Engine calls say which connection they are for ({@link #DRIVING}): the engine is Tomcat's OpenSSL, gated. */
+    private final boolean drivesByThread;
     private final PendingHellos.Entry pending = new PendingHellos.Entry(this);
     private boolean handshakeStarted;
     /** Why the slow-hello limits closed this connection while it waited for its hello (set by the acceptor). */
@@ -82,6 +91,7 @@ final class AdmissionChannel extends SecureNioChannel {
         this.admission = new ConnectionAdmission(gate);
         this.hello = new HelloAdmission(admission, endpoint.helloServer());
         this.renegotiations = new RenegotiationWatch(admission);
+        this.drivesByThread = endpoint.findsConnectionByThread();
         this.timesHandshakes = ThreadCpuClock.isSupported() && gate.budget().view(AdmissionController.class).isPresent();
     }
 
@@ -240,8 +250,59 @@ final class AdmissionChannel extends SecureNioChannel {
         super.createSSLEngine(hostName, clientRequestedCiphers, clientRequestedApplicationProtocols,
                 clientRequestedProtocols, clientSupportedGroups, clientSignatureSchemes);
         LateGate.bind(sslEngine, admission);
-        if (endpoint.isLateGated() && gate.blockNewSession(admission)) {
+        if (endpoint.isLateGated() && gate.blockNewSession(admission) && !drivesByThread) {
+            // OpenSSL's engine has no such switch: its certificate callback refuses instead (certificateNeeded)
             sslEngine.setEnableSessionCreation(false);
+        }
+    }
+
+    /**
+     * The channel whose engine the current thread is inside, if that engine finds its connection by the thread
+     * (OpenSSL); null otherwise, e.g. during the connector's warm-up, which no connection pays for.
+     */
+    static AdmissionChannel drivingEngine() {
+        return DRIVING.get();
+    }
+
+    /**
+     * OpenSSL's late gate: the engine of this connection is about to do a full handshake and needs its certificate
+     * (OpenSSL calls the certificate callback only then, never for a resumption, and before any key exchange or
+     * signature). A client's TLS 1.2 renegotiation, if OpenSSL lets one through, is decided as with JSSE; an offer
+     * whose engine would have been told not to create a session (distrusted source, or no token when the engine was
+     * made) is refused as JSSE's engine would fail it; anything else is charged to the budget, refused when empty.
+     *
+     * @return false to refuse: the handshake fails with an alert before the server sends its first flight
+     */
+    boolean certificateNeeded() {
+        if (renegotiations.onHandshakeMessage() == RenegotiationWatch.Step.REFUSE) {
+            return false;
+        }
+        long now = System.nanoTime();
+        if (admission.isNewSessionBlocked() && !admission.isRenegotiating() && !admission.isFullHandshakeCharged()) {
+            gate.refusedWithoutNewSession(admission, now);
+            return false;
+        }
+        return gate.chargeFullHandshake(admission, now);
+    }
+
+    /** Marks this thread as inside this channel's engine; returns what to restore afterwards ({@link #undrive}). */
+    private AdmissionChannel drive() {
+        if (!drivesByThread) {
+            return null;
+        }
+        AdmissionChannel outer = DRIVING.get();
+        DRIVING.set(this);
+        return outer;
+    }
+
+    private void undrive(AdmissionChannel outer) {
+        if (!drivesByThread) {
+            return;
+        }
+        if (outer == null) {
+            DRIVING.remove();
+        } else {
+            DRIVING.set(outer);
         }
     }
 
@@ -258,6 +319,7 @@ final class AdmissionChannel extends SecureNioChannel {
         }
         long cpuStart = timesHandshakes ? ThreadCpuClock.nanos() : 0;
         int result;
+        AdmissionChannel outer = drive();
         try {
             result = super.handshake(read, write);
         } catch (IOException e) {
@@ -267,6 +329,7 @@ final class AdmissionChannel extends SecureNioChannel {
             }
             throw e;
         } finally {
+            undrive(outer);
             if (timesHandshakes) {
                 admission.addHandshakeCpu(ThreadCpuClock.nanos() - cpuStart);
             }
@@ -312,14 +375,26 @@ final class AdmissionChannel extends SecureNioChannel {
 
     @Override
     public int read(ByteBuffer dst) throws IOException {
-        int read = super.read(dst);
+        int read;
+        AdmissionChannel outer = drive();
+        try {
+            read = super.read(dst);
+        } finally {
+            undrive(outer);
+        }
         afterRead();
         return read;
     }
 
     @Override
     public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
-        long read = super.read(dsts, offset, length);
+        long read;
+        AdmissionChannel outer = drive();
+        try {
+            read = super.read(dsts, offset, length);
+        } finally {
+            undrive(outer);
+        }
         afterRead();
         return read;
     }
@@ -339,9 +414,11 @@ final class AdmissionChannel extends SecureNioChannel {
     @Override
     public void rehandshake(long timeout) throws IOException {
         renegotiations.serverRenegotiation();
+        AdmissionChannel outer = drive();
         try {
             super.rehandshake(timeout);
         } finally {
+            undrive(outer);
             renegotiations.serverRenegotiationEnded();
         }
     }

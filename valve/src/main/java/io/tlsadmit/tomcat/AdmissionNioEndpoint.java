@@ -429,9 +429,17 @@ public class AdmissionNioEndpoint extends NioEndpoint {
         return getSslImplementation() instanceof JSSEImplementation;
     }
 
-    /** The engine's key manager is ours: a full handshake nobody paid for is charged when it asks for the certificate. */
+    /**
+     * The engine asks the gate before a full handshake (JSSE: our key manager, OpenSSL: our certificate callback): a
+     * full handshake nobody paid for is charged, or refused, when it needs the certificate.
+     */
     boolean isLateGated() {
-        return getSslImplementation() instanceof GatedJsseImplementation;
+        return getSslImplementation() instanceof LateGatedImplementation;
+    }
+
+    /** The engine's late gate finds the connection by the thread driving it (OpenSSL): channels must say which. */
+    boolean findsConnectionByThread() {
+        return getSslImplementation() instanceof LateGatedImplementation late && late.findsConnectionByThread();
     }
 
     /** Whether a TLS 1.2 session id is in the server session cache of the host the client named. */

@@ -51,6 +51,14 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
     private ScheduledFuture<?> refusalLog;
     private final RefusalEpisodes refusalEpisodes = new RefusalEpisodes();
 
+    /**
+     * Tomcat's OpenSSL (FFM) with the late gate; in the jar's {@code META-INF/versions/22}, so named here, not
+     * referenced: Java 17 cannot load it.
+     */
+    static final String GATED_OPENSSL = "io.tlsadmit.tomcat.GatedOpenSslImplementation";
+    /** The first Java release with FFM final (JEP 454), which Tomcat's OpenSSL implementation needs too. */
+    static final int GATED_OPENSSL_MIN_JAVA = 22;
+
     public AdmissionNioProtocol() {
         super(new AdmissionNioEndpoint());
         // The late gate lives in this JSSE implementation; a connector that names its own wins.
@@ -263,6 +271,12 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
                     + " on connector " + getName();
             throw new IllegalArgumentException(initFailure);
         }
+        if (GATED_OPENSSL.equals(getSslImplementationName()) && Runtime.version().feature() < GATED_OPENSSL_MIN_JAVA) {
+            initFailure = "tlsadmit: invalid connector attribute on " + getName() + ": sslImplementationName="
+                    + GATED_OPENSSL + " needs Java " + GATED_OPENSSL_MIN_JAVA + " or later (Tomcat's OpenSSL through"
+                    + " FFM); this JVM is Java " + Runtime.version().feature();
+            throw new IllegalArgumentException(initFailure);
+        }
         GateConfig config;
         ConnectorGate created;
         boolean workerPriority;
@@ -300,7 +314,14 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
     }
 
     private boolean isLateGated() {
-        return GatedJsseImplementation.class.getName().equals(getSslImplementationName());
+        return GatedJsseImplementation.class.getName().equals(getSslImplementationName())
+                || GATED_OPENSSL.equals(getSslImplementationName());
+    }
+
+    /** In the connector's name ({@code https-opensslffm-nio-8443}), as Tomcat names its own OpenSSL through FFM. */
+    @Override
+    protected String getSslImplementationShortName() {
+        return GATED_OPENSSL.equals(getSslImplementationName()) ? "opensslffm" : super.getSslImplementationShortName();
     }
 
     private void registerMBean(ConnectorGate created) {

@@ -95,6 +95,36 @@ final class AdmissionScenarios {
         assertEquals(full, gate.getFullHandshakes());
     }
 
+    /**
+     * While the budget has tokens, another server's ticket and PSK turn into full handshakes that the late gate
+     * charges (one token each); once the tokens are spent, the next one is refused there. False offers make their
+     * source distrusted after three: run on a connector of its own (distrust is per connector).
+     */
+    void foreignTicketsAndPsksAreChargedByTheLateGate(int otherPort) {
+        Path tls13 = sessions.resolve("charged-13.pem");
+        Path ticket = sessions.resolve("charged-ticket.pem");
+        assertFullHandshake(OpenSslClient.to(otherPort, keystore).tls13().saveSession(tls13).run());
+        assertFullHandshake(OpenSslClient.to(otherPort, keystore).tls12().saveSession(ticket).run());
+        budget(1000, 2);
+        while (gate.getAvailableTokens() < 2) {
+            Thread.onSpinWait(); // refilled within milliseconds at 1000/s
+        }
+        budget(0.001, 2); // the two tokens stay; the next comes in 1000 s
+        long late = gate.getLateRefusals();
+        long full = gate.getFullHandshakes();
+        OpenSslClient.Result psk = client().tls13().resume(tls13).run();
+        OpenSslClient.Result stale = client().tls12().resume(ticket).run();
+        assertFullHandshake(psk);
+        assertFullHandshake(stale);
+        assertEquals(200, psk.httpStatus(), psk.output());
+        assertEquals(full + 2, gate.getFullHandshakes(), "both served as full handshakes");
+        assertEquals(late, gate.getLateRefusals());
+        assertTrue(gate.getAvailableTokens() < 1, "each took its token: " + gate.getAvailableTokens());
+        OpenSslClient.Result third = client().tls13().resume(tls13).run();
+        assertFalse(third.handshakeCompleted(), third.output());
+        assertEquals(late + 1, gate.getLateRefusals(), "no token left: refused at the certificate");
+    }
+
     private static void assertFullHandshake(OpenSslClient.Result result) {
         assertTrue(result.fullHandshake(), result.output());
         assertEquals(200, result.httpStatus(), result.output());

@@ -46,4 +46,15 @@ class BadAttributeIT {
         assertTrue(e.catalinaOut().contains("cpus must be a number of CPUs (0 = detect), decimal (1.5) or in"
                 + " millicores (1500m), was \"1500 m\""), e.getMessage());
     }
+
+    /** Tomcat on this JDK (17): the OpenSSL late gate needs FFM, Java 22+. */
+    @Test
+    void gatedOpenSslOnJava17FailsTheStartNamingTheAttribute() {
+        TomcatStartException e = GatedTomcat.failedStart(GatedTomcat.base(distribution, "openssl-on-17")
+                .connector(GatedTomcat.gated("gate", keystore, "10", "20")
+                        .attribute("sslImplementationName", AdmissionNioProtocol.GATED_OPENSSL))
+                .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\"/>"));
+        assertTrue(e.catalinaOut().contains("sslImplementationName=" + AdmissionNioProtocol.GATED_OPENSSL
+                + " needs Java 22 or later"), e.getMessage());
+    }
 }

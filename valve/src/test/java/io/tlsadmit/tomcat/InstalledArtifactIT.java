@@ -27,6 +27,10 @@ class InstalledArtifactIT {
     private static final Path DIRECTORY = Path.of(System.getProperty("tlsadmit.installed.repository"))
             .resolve("io/tlsadmit/tlsadmit-tomcat").resolve(VERSION);
 
+    /** Compiled only where the build found a JDK 22+ javac (valve/pom.xml, tlsadmit.ffm.jdk). */
+    private static final boolean OPENSSL_GATE_BUILT = !Boolean.getBoolean("tlsadmit.ffm.skip");
+    private static final String OPENSSL_GATE = "META-INF/versions/22/io/tlsadmit/tomcat/GatedOpenSslImplementation.class";
+
     @Test
     void theMainArtifactIsTheDropInJar() throws Exception {
         Path jar = DIRECTORY.resolve("tlsadmit-tomcat-" + VERSION + ".jar");
@@ -45,6 +49,11 @@ class InstalledArtifactIT {
             assertTrue(file.stream().noneMatch(e -> e.getName().startsWith("io/micrometer/")),
                     "Micrometer relocated, not beside the host's");
             assertEquals(VERSION, file.getManifest().getMainAttributes().getValue("Implementation-Version"));
+            if (OPENSSL_GATE_BUILT) {
+                assertNotNull(file.getEntry(OPENSSL_GATE), OPENSSL_GATE + " in " + jar);
+            }
+            // without it Java 22+ would not look in META-INF/versions/22, and the OpenSSL gate would not load
+            assertEquals("true", file.getManifest().getMainAttributes().getValue("Multi-Release"));
         }
     }
 

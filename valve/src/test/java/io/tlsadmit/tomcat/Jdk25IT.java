@@ -1,9 +1,13 @@
 package io.tlsadmit.tomcat;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tlsadmit.testing.ConnectorSpec;
 import io.tlsadmit.testing.Jdk;
+import io.tlsadmit.testing.OpenSslClient;
 import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;
 import io.tlsadmit.testing.TomcatServer;
@@ -17,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The same admission behaviour on JDK 25, with JSSE (whose stateless-ticket decoding asks the key
  * manager too, JDK-8357033) and with Tomcat's OpenSSL implementation through FFM on the machine's
- * libssl (no late gate there: the early gate and the truth must still hold). One Tomcat for the class.
+ * libssl: Tomcat's own (no late gate: the early gate and the truth must still hold) and ours, whose
+ * certificate callback is the late gate. One Tomcat for the class.
  */
 class Jdk25IT {
 
@@ -37,6 +42,12 @@ class Jdk25IT {
         keystore = GatedTomcat.keystore(distribution);
         ConnectorSpec openssl = GatedTomcat.gated("openssl", keystore, "1000", "1000")
                 .attribute("sslImplementationName", OPENSSL_FFM);
+        ConnectorSpec opensslGated = GatedTomcat.gated("openssl-gated", keystore, "1000", "1000")
+                .attribute("sslImplementationName", AdmissionNioProtocol.GATED_OPENSSL);
+        ConnectorSpec opensslOther = GatedTomcat.gated("openssl-other", keystore, "1000", "1000")
+                .attribute("sslImplementationName", AdmissionNioProtocol.GATED_OPENSSL);
+        ConnectorSpec opensslCharged = GatedTomcat.gated("openssl-charged", keystore, "1000", "1000")
+                .attribute("sslImplementationName", AdmissionNioProtocol.GATED_OPENSSL);
         tomcat = GatedTomcat.base(distribution, "jdk25")
                 .jdk(jdk25.get())
                 .serverListener("org.apache.catalina.core.OpenSSLLifecycleListener")
@@ -44,6 +55,9 @@ class Jdk25IT {
                 .connector(GatedTomcat.gated("jsse", keystore, "1000", "1000").attribute("nativePeek", "false"))
                 .connector(GatedTomcat.gated("other", keystore, "1000", "1000"))
                 .connector(openssl)
+                .connector(opensslGated)
+                .connector(opensslOther)
+                .connector(opensslCharged)
                 .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\"/>")
                 .build()
                 .start();
@@ -74,5 +88,51 @@ class Jdk25IT {
     @Test
     void openSslAdmitsEveryResumptionAndRefusesEveryNewHandshakeWhenTheBudgetIsZero() {
         on("openssl").budgetZeroAdmitsEveryResumptionAndRefusesEveryNewHandshake(false);
+    }
+
+    @Test
+    void gatedOpenSslAdmitsEveryResumptionAndRefusesEveryNewHandshakeWhenTheBudgetIsZero() {
+        on("openssl-gated").budgetZeroAdmitsEveryResumptionAndRefusesEveryNewHandshake(false);
+    }
+
+    @Test
+    void gatedOpenSslLateGateRefusesForeignTicketsAndPsks() {
+        on("openssl-gated").foreignTicketsAndPsksAreRefusedByTheLateGate(tomcat.port("openssl-other"));
+    }
+
+    @Test
+    void gatedOpenSslLateGateChargesForeignTicketsAndPsksWhileTokensRemain() {
+        on("openssl-charged").foreignTicketsAndPsksAreChargedByTheLateGate(tomcat.port("openssl-other"));
+    }
+
+    @Test
+    void gatedOpenSslConnectorSaysItsLateGateIsOnAndTheCallbackNeverFailed() {
+        String log = tomcat.catalinaOut();
+        assertTrue(log.lines().anyMatch(line -> line.contains("ConnectorGate[https-opensslffm-nio")
+                && line.contains("late gate on")), log);
+        assertFalse(log.contains("certificate callback"), "no failure in the callback: " + log);
+    }
+
+    /**
+     * OpenSSL 3 refuses a client's renegotiation by itself (SSL_OP_ALLOW_CLIENT_RENEGOTIATION is off by default): a
+     * no_renegotiation alert from its record layer (s_client prints "no renegotiation"), so no full handshake and
+     * nothing for the gate to decide.
+     */
+    @Test
+    void gatedOpenSslClientRenegotiationDoesNoFullHandshake() {
+        AdmissionScenarios gated = on("openssl-gated");
+        gated.budget(1000, 1000);
+        Path session = sessions.resolve("reneg.pem");
+        assertTrue(gated.client().tls12().saveSession(session).run().fullHandshake());
+        gated.budget(0, 0);
+        GateMXBean gate = GatedTomcat.gate(tomcat, tomcat.port("openssl-gated"));
+        long full = gate.getFullHandshakes();
+        long late = gate.getLateRefusals();
+        OpenSslClient.Result result = gated.client().tls12().resume(session).renegotiate().run();
+        assertTrue(result.output().contains("\nReused, TLSv1.2"), result.output());
+        assertTrue(result.output().contains("RENEGOTIATING"), result.output());
+        assertFalse(result.renegotiated(), "the renegotiation must not complete: " + result.output());
+        assertEquals(full, gate.getFullHandshakes(), "no full handshake was done for it");
+        assertEquals(late, gate.getLateRefusals(), "nothing reached the late gate");
     }
 }

@@ -1,5 +1,6 @@
 package io.tlsadmit.attack.report;
 
+import io.tlsadmit.testing.Jdk;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,16 +13,20 @@ import java.util.HexFormat;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
 
-/** Where and with what the numbers were measured: machine, JDK, Tomcat, date, and which gate jar. */
-public record RunDescription(String date, int cpus, String cpuModel, String jdk, String tomcat, String gateJar,
-                             String gateBuild, String command) {
+/**
+ * Where and with what the numbers were measured: machine, the driver's JDK, the JDK Tomcat ran on, Tomcat, date,
+ * and which gate jar.
+ */
+public record RunDescription(String date, int cpus, String cpuModel, String jdk, String tomcatJdk, String tomcat,
+                             String gateJar, String gateBuild, String command) {
 
-    public static RunDescription of(Path gateJar, String tomcatVersion, String command) {
+    public static RunDescription of(Path gateJar, String tomcatVersion, Jdk tomcatJdk, String command) {
         return new RunDescription(
                 DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(Instant.now().atOffset(ZoneOffset.UTC).withNano(0)) + "Z",
                 Runtime.getRuntime().availableProcessors(),
                 readCpuModel(),
                 System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
+                tomcatJdk.feature() + " (" + tomcatJdk.home() + ")",
                 tomcatVersion,
                 gateJar.toAbsolutePath().toString(),
                 gateBuild(gateJar),

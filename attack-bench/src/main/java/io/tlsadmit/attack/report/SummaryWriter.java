@@ -18,8 +18,8 @@ public final class SummaryWriter {
         md.append("| date (UTC) | ").append(run.date()).append(" |\n");
         md.append("| machine | ").append(run.cpus()).append(" CPUs, ").append(run.cpuModel())
                 .append("; Tomcat pinned to CPU 0, driver to CPU 1 |\n");
-        md.append("| JDK | ").append(run.jdk()).append(" |\n");
-        md.append("| Tomcat | ").append(run.tomcat()).append(" |\n");
+        md.append("| JDK (driver) | ").append(run.jdk()).append(" |\n");
+        md.append("| Tomcat | ").append(run.tomcat()).append(", on JDK ").append(run.tomcatJdk()).append(" |\n");
         md.append("| gate jar | `").append(run.gateJar()).append("` (").append(run.gateBuild()).append(") |\n");
         md.append("| command | `").append(run.command()).append("` |\n\n");
         for (ScenarioReport report : reports) {

@@ -57,7 +57,7 @@ public final class ForgedHelloScenario implements Scenario {
     @Override
     public ScenarioReport run(Bench bench) throws Exception {
         ConnectorAttributes settings = ConnectorAttributes.budget(bench.budget(), "5", "5");
-        ScenarioReport report = new ScenarioReport(name, settings.describe());
+        ScenarioReport report = bench.report(name, settings.describe());
         try (GatedServer server = bench.start(name, settings);
              ResumingProbe resumer = ResumingProbe.start(bench.keystore().clientContext("TLSv1.3"), server.address(), 15_000);
              NewClientProbe newcomers = new NewClientProbe(() -> bench.keystore().clientContext("TLSv1.3"),

@@ -31,7 +31,7 @@ public final class RenegotiationScenario implements Scenario {
     @Override
     public ScenarioReport run(Bench bench) throws Exception {
         ConnectorAttributes settings = settings(bench);
-        ScenarioReport report = new ScenarioReport(name(), settings.describe());
+        ScenarioReport report = bench.report(name(), settings.describe());
         try (GatedServer server = bench.start(name(), settings)) {
             RenegotiatingClient client = new RenegotiatingClient(bench.keystore().clientContext("TLSv1.2"), server.address());
             client.establish();

@@ -37,7 +37,7 @@ public final class SlowHelloScenario implements Scenario {
     @Override
     public ScenarioReport run(Bench bench) throws Exception {
         ConnectorAttributes settings = ConnectorAttributes.budget(bench.budget(), "5", "5").attribute("connectionTimeout", "60000");
-        ScenarioReport report = new ScenarioReport(name(), settings.describe() + " maxConnections=8192 (Tomcat's default)");
+        ScenarioReport report = bench.report(name(), settings.describe() + " maxConnections=8192 (Tomcat's default)");
         List<InetAddress> sources = new ArrayList<>();
         for (int host = 3; host <= 10; host++) {
             sources.add(InetAddress.getByName("127.0.0." + host));

@@ -3,6 +3,7 @@ package io.tlsadmit.attack.server;
 import io.tlsadmit.attack.measure.CpuTime;
 import io.tlsadmit.testing.ConnectorSpec;
 import io.tlsadmit.testing.CpuPinning;
+import io.tlsadmit.testing.Jdk;
 import io.tlsadmit.testing.PrometheusScrape;
 import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;
@@ -29,6 +30,8 @@ public final class GatedServer implements AutoCloseable {
     private static final String METRICS = "metrics";
     private static final String PROTOCOL = "io.tlsadmit.tomcat.AdmissionNioProtocol";
     private static final String VALVE = "<Valve className=\"io.tlsadmit.tomcat.TlsAdmissionValve\"/>";
+    /** Initialises OpenSSL (FFM) for the connectors that use it, as Tomcat's own server.xml does. */
+    private static final String OPENSSL_LISTENER = "org.apache.catalina.core.OpenSSLLifecycleListener";
 
     private final TomcatServer tomcat;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -38,7 +41,7 @@ public final class GatedServer implements AutoCloseable {
     }
 
     public static GatedServer start(String name, TomcatDistribution distribution, TestKeystore keystore, Path gateJar,
-                                    ConnectorAttributes settings) {
+                                    ConnectorAttributes settings, TlsEngine engine, Jdk jdk) {
         ConnectorSpec gated = ConnectorSpec.https(GATED, keystore)
                 .protocol(PROTOCOL)
                 .sslHostConfig("protocols", "TLSv1.2+TLSv1.3");
@@ -46,8 +49,16 @@ public final class GatedServer implements AutoCloseable {
         // for want of threads, only for want of CPU
         gated.attribute("maxThreads", "200");
         settings.attributes().forEach(gated::attribute);
-        TomcatServer tomcat = TomcatServer.builder(distribution)
+        if (engine.implementation() != null) {
+            gated.attribute("sslImplementationName", engine.implementation());
+        }
+        TomcatServer.Builder builder = TomcatServer.builder(distribution);
+        if (engine.isOpenSsl()) {
+            builder.serverListener(OPENSSL_LISTENER);
+        }
+        TomcatServer tomcat = builder
                 .name(name)
+                .jdk(jdk)
                 .connector(gated)
                 .connector(ConnectorSpec.http(METRICS))
                 .engineXml(VALVE)
