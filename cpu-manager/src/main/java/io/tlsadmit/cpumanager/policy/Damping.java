@@ -13,8 +13,8 @@ import java.util.List;
  * for one period only, however large, and passes a change that holds for two whole, at the second period: within
  * the 2 periods issue 17 allows for an assignment to reach the gate. Replayed on that run's recorded claims (open
  * loop: the claims did not react to the damped assignments), the median period-to-period change of an assignment
- * fell from 0.14 to 0.05 CPUs and the changes above 0.25 CPUs from 72–92 to 19–26 per run (docs/benchmarks.md
- * section 6, "after the night run"). A smoothing average would never pass a step whole (a mean over two periods: half, then
+ * fell from 0.14 to 0.04–0.05 CPUs and the changes above 0.25 CPUs from 72–92 to 20–27 per run
+ * ({@code DampingReplayTest}). A smoothing average would never pass a step whole (a mean over two periods: half, then
  * three quarters), and a dead band would hold a server 0.1 CPUs off its due for good.
  *
  * <p>The cost: a server whose claim rises for real (its arrivals, or the manager's saturation rule climbing out of
