@@ -1,5 +1,8 @@
 package io.tlsadmit.cpumanager;
 
+import io.tlsadmit.cpumanager.capacity.Capacity;
+import io.tlsadmit.cpumanager.capacity.CpuTicks;
+import io.tlsadmit.cpumanager.config.CpuCapacity;
 import io.tlsadmit.cpumanager.config.CpuList;
 import io.tlsadmit.cpumanager.config.ManagerConfig;
 import io.tlsadmit.cpumanager.enforcement.PodResize;
@@ -11,6 +14,7 @@ import io.tlsadmit.cpumanager.metrics.RunCsv;
 import io.tlsadmit.cpumanager.metrics.ServerSample;
 import io.tlsadmit.cpumanager.policy.Assignment;
 import io.tlsadmit.cpumanager.policy.Claim;
+import io.tlsadmit.cpumanager.policy.Damping;
 import io.tlsadmit.cpumanager.policy.Demand;
 import io.tlsadmit.cpumanager.policy.Distribution;
 import io.tlsadmit.cpumanager.probe.GateProbe;
@@ -37,7 +41,9 @@ import java.util.concurrent.TimeoutException;
  * each gate its {@code CpusAssigned}, account for use.
  *
  * <p>What a server claims is its gate's request, raised by what the manager sees itself ({@link Demand}): the
- * CPUs its process used against its assignment.
+ * CPUs its process used against its assignment; while its gate answers, the median of its last claims
+ * ({@link Damping}). What is shared out is the {@code cpus} less what other processes used on them
+ * ({@link Capacity}, {@code capacity: measured}), or all of them.
  *
  * <p>Resilience: a server whose gate does not answer (dead, restarting, stuck in a GC, starved) claims at least
  * its last request and its assignment for {@link #GRACE_PERIODS} periods, so one missed reading moves no CPU; after that a live but
@@ -68,6 +74,12 @@ public final class CpuManager implements AutoCloseable {
     private final ExecutorService gateCalls;
     private final RunCsv csv;
     private final MetricsEndpoint metrics;
+    private final Path fsRoot;
+    /** The {@code cpus}' ticks at the last period, null until read (or when {@code /proc/stat} cannot be read). */
+    private CpuTicks ticksAtMark;
+    /** What other processes used of the {@code cpus} in the last periods, newest last (NaN: unknown). */
+    private final List<Double> others = new ArrayList<>();
+    private double available;
     private volatile String metricsText = "";
     private long periods;
 
@@ -92,6 +104,8 @@ public final class CpuManager implements AutoCloseable {
             cgroups.weighManager(ProcessHandle.current().pid());
         }
         this.affinity = new ThreadAffinity(fsRoot);
+        this.fsRoot = fsRoot;
+        this.available = config.cpus().size();
         this.gateCalls = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "tlsadmit-cpu-manager-gate");
             t.setDaemon(true);
@@ -105,8 +119,9 @@ public final class CpuManager implements AutoCloseable {
         }
         this.csv = csvFile == null ? null : new RunCsv(csvFile);
         this.metrics = new MetricsEndpoint(config.metricsPort(), () -> metricsText);
-        log.printf(Locale.ROOT, "tlsadmit cpu-manager: %d CPUs (%s), enforce %s%s, period %d ms, metrics "
+        log.printf(Locale.ROOT, "tlsadmit cpu-manager: %d CPUs (%s, capacity %s), enforce %s%s, period %d ms, metrics "
                         + "http://127.0.0.1:%d/metrics%s%n", config.cpus().size(), CpuList.format(config.cpus()),
+                config.capacity().key(),
                 config.enforcement().key(), cgroups == null ? "" : " (cgroup " + cgroups.version() + ", CFS period "
                         + config.quotaPeriod().toMillis() + " ms, weight " + config.weightPerCpu() + " per CPU)",
                 config.period().toMillis(), metrics.port(), dryRun ? ", DRY RUN: nothing is enforced" : "");
@@ -144,6 +159,7 @@ public final class CpuManager implements AutoCloseable {
         for (ServerState server : servers) {
             server.markUse(now);
         }
+        measureOthers();
         readGates();
         List<ServerState> pool = new ArrayList<>();
         List<Claim> claims = new ArrayList<>();
@@ -153,18 +169,33 @@ public final class CpuManager implements AutoCloseable {
                 pool.add(server);
                 Demand.Voice voice = server.answering ? Demand.Voice.ANSWERED
                         : inGrace ? Demand.Voice.MISSED : Demand.Voice.LOST;
-                server.claimed = Demand.claim(server.request, voice, server.assigned, server.usedCpus);
+                double claim = Demand.claim(server.request, voice, server.assigned, server.usedCpus);
+                if (voice == Demand.Voice.ANSWERED) {
+                    server.recentClaims.add(claim);
+                    if (server.recentClaims.size() > Damping.PERIODS) {
+                        server.recentClaims.remove(0);
+                    }
+                    claim = Damping.claim(server.recentClaims);
+                } else {
+                    server.recentClaims.clear(); // the grace and what follows it have their own timing
+                }
+                server.claimed = claim;
                 claims.add(new Claim(server.name(), server.application.priority(), server.claimed));
             } else {
                 server.assigned = 0;
+                server.quota = 0;
                 server.cpuSet = List.of();
+                server.recentClaims.clear();
             }
         }
+        available = config.capacity() == CpuCapacity.ALL ? config.cpus().size()
+                : Capacity.available(config.cpus().size(), pool.size() * config.minCpus(), others);
         if (!claims.isEmpty()) {
-            List<Assignment> decided = Distribution.decide(claims, config.cpus(), config.minCpus(), config.share(),
-                    config.enforcement().quota(), config.enforcement().affinity());
+            List<Assignment> decided = Distribution.decide(claims, available, config.cpus(), config.minCpus(),
+                    config.share(), config.enforcement().quota(), config.enforcement().affinity());
             for (int i = 0; i < pool.size(); i++) {
                 pool.get(i).assigned = decided.get(i).cpus();
+                pool.get(i).quota = decided.get(i).ceiling();
                 pool.get(i).cpuSet = decided.get(i).cpuSet();
             }
         }
@@ -177,17 +208,58 @@ public final class CpuManager implements AutoCloseable {
         for (ServerState server : servers) {
             server.account();
             samples.add(new ServerSample(server.name(), server.pid, server.answering, server.request, server.assigned,
+                    server.quota,
                     server.lastReading == null ? Double.NaN : server.lastReading.allocated(), server.cpuSeconds(),
                     server.claimed, server.usedCpus,
                     server.cpuSet));
         }
         periods++;
         double own = ProcessHandle.current().info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(Double.NaN);
-        metricsText = PrometheusText.render(samples, own, periods);
+        metricsText = PrometheusText.render(samples, available, own, periods);
         if (csv != null) {
-            csv.append(System.currentTimeMillis(), samples);
+            csv.append(System.currentTimeMillis(), available, samples);
         }
         return samples;
+    }
+
+    /**
+     * What processes the manager does not manage used of the {@code cpus} since the last period: their busy time less
+     * the servers' own CPU time, read right after {@link ServerState#markUse} so that both cover the same interval.
+     * Kept for {@link Capacity#WINDOW} periods. Not read with {@code capacity: all}.
+     */
+    private void measureOthers() {
+        if (config.capacity() == CpuCapacity.ALL) {
+            return;
+        }
+        CpuTicks now;
+        try {
+            now = CpuTicks.read(fsRoot, config.cpus());
+        } catch (IOException | RuntimeException e) {
+            if (ticksAtMark != null || others.isEmpty()) {
+                log.println("cpu-manager: cannot read " + fsRoot.resolve("proc/stat") + " (" + e.getMessage()
+                        + "): sharing out all the cpus until it can");
+            }
+            ticksAtMark = null;
+            others.add(Double.NaN);
+            trimOthers();
+            return;
+        }
+        double busy = ticksAtMark == null ? Double.NaN : now.busyCpusSince(ticksAtMark, config.cpus().size());
+        double managed = 0;
+        for (ServerState server : servers) {
+            if (server.pid > 0) {
+                managed += server.usedCpus; // NaN for a server measured once only: then nothing is known
+            }
+        }
+        others.add(Capacity.others(busy, managed));
+        trimOthers();
+        ticksAtMark = now;
+    }
+
+    private void trimOthers() {
+        while (others.size() > Capacity.WINDOW) {
+            others.remove(0);
+        }
     }
 
     /**
@@ -275,7 +347,7 @@ public final class CpuManager implements AutoCloseable {
             try {
                 if (cgroups != null) {
                     cgroups.adopt(server.name(), server.pid);
-                    cgroups.limit(server.name(), server.assigned);
+                    cgroups.limit(server.name(), server.quota);
                 }
                 if (config.enforcement().affinity()
                         && (server.pinnedPid != server.pid || !server.pinnedSet.equals(server.cpuSet))) {
@@ -323,7 +395,7 @@ public final class CpuManager implements AutoCloseable {
     }
 
     private void print() {
-        StringBuilder line = new StringBuilder("assign");
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "assign (of %.2f CPUs)", available));
         for (ServerState server : servers) {
             line.append(String.format(Locale.ROOT, "  %s: requested %.2f assigned %.2f%s%s", server.name(), server.request,
                     server.assigned, server.cpuSet.isEmpty() ? "" : " cpus " + CpuList.format(server.cpuSet),

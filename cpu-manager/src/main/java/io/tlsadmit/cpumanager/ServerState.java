@@ -5,6 +5,7 @@ import io.tlsadmit.cpumanager.probe.GateProbe;
 import io.tlsadmit.cpumanager.probe.GateReading;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Future;
@@ -25,8 +26,12 @@ final class ServerState {
     /** Periods in a row without an answer; after {@link CpuManager#GRACE_PERIODS} its CPUs go to the pool. */
     int silentPeriods;
     double assigned;
-    /** What the policy weighed in the last period ({@code policy.Demand}). */
+    /** What the policy weighed in the last period ({@code policy.Demand}, damped by {@code policy.Damping}). */
     double claimed;
+    /** Its claims since its gate last began answering without a gap, newest last, for {@code policy.Damping}. */
+    final List<Double> recentClaims = new ArrayList<>();
+    /** Its quota: the assignment and its part of what other processes used ({@code policy.Distribution}). */
+    double quota;
     List<Integer> cpuSet = List.of();
     /** The set last given to this pid, so that taskset runs only when it changes. */
     List<Integer> pinnedSet = List.of();
@@ -90,6 +95,7 @@ final class ServerState {
             attaching = null;
         }
         pid = newPid;
+        recentClaims.clear();
     }
 
     double cpuSeconds() {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tlsadmit.cpumanager.config.Application;
+import io.tlsadmit.cpumanager.config.CpuCapacity;
 import io.tlsadmit.cpumanager.config.Enforcement;
 import io.tlsadmit.cpumanager.config.ManagerConfig;
 import io.tlsadmit.cpumanager.enforcement.ChildJvm;
@@ -61,7 +62,7 @@ class CpuManagerTest {
     @Test
     void enforcesGracesReleasesAndAdopts() throws Exception {
         ManagerConfig config = new ManagerConfig(List.of(0, 1), Duration.ofMillis(200), Enforcement.QUOTA, true, 0.1, 0,
-                Duration.ofMillis(20), 64,
+                Duration.ofMillis(20), 64, CpuCapacity.ALL,
                 List.of(new Application(shop, dir.resolve("shop.pid"), 2), new Application(blog, dir.resolve("blog.pid"), 1)));
         Path csv = dir.resolve("run.csv");
         try (ChildJvm shopJvm = ChildJvm.start(false); ChildJvm blogJvm = ChildJvm.start(false)) {
@@ -133,7 +134,7 @@ class CpuManagerTest {
     @ValueSource(booleans = {false, true})
     void aServerThatUsesAllItIsGivenClimbsOutOfARequestItsStarvationMadeTooSmall(boolean silent) throws Exception {
         ManagerConfig config = new ManagerConfig(List.of(0, 1), Duration.ofMillis(300), Enforcement.QUOTA, true, 0.1, 0,
-                Duration.ofMillis(20), 64,
+                Duration.ofMillis(20), 64, CpuCapacity.ALL,
                 List.of(new Application(shop, dir.resolve("shop.pid"), 1), new Application(blog, dir.resolve("blog.pid"), 1)));
         try (ChildJvm spinning = ChildJvm.start(true); ChildJvm idle = ChildJvm.start(false)) {
             Files.writeString(dir.resolve("shop.pid"), spinning.pid() + "\n");
@@ -175,8 +176,55 @@ class CpuManagerTest {
         }
     }
 
+    /**
+     * {@code capacity: measured} in the loop, on a {@code /proc/stat} the test writes (a dry run: nothing else is read
+     * from that root) and two servers that use no CPU ({@code sleep}): what the CPUs did beside them is the others'.
+     */
+    @Test
+    void theCpusOthersUsedAreNotSharedOutButKeptAsHeadroomUntilTheyHaveBeenFreeForTheWindow() throws Exception {
+        ManagerConfig config = new ManagerConfig(List.of(0, 1), Duration.ofMillis(200), Enforcement.QUOTA, true, 0.1, 0,
+                Duration.ofMillis(100), 64, CpuCapacity.MEASURED,
+                List.of(new Application(shop, dir.resolve("shop.pid"), 2), new Application(blog, dir.resolve("blog.pid"), 1)));
+        Path root = Files.createDirectories(dir.resolve("root"));
+        Files.createDirectories(root.resolve("proc"));
+        Process shopProcess = new ProcessBuilder("sleep", "60").start();
+        Process blogProcess = new ProcessBuilder("sleep", "60").start();
+        try {
+            Files.writeString(dir.resolve("shop.pid"), shopProcess.pid() + "\n");
+            Files.writeString(dir.resolve("blog.pid"), blogProcess.pid() + "\n");
+            requests.put(shopProcess.pid(), 3.0);
+            requests.put(blogProcess.pid(), 3.0);
+            try (CpuManager manager = manager(config, root, true, null)) {
+                long[] busy = {0, 0};
+                long ticks = 0;
+                // per period: CPU 0's busy ticks of 100 (CPU 1 idle), and the CPUs shared out
+                double[][] periods = {{0, 2}, {100, 1}, {0, 1}, {0, 1}, {0, 2}};
+                for (double[] period : periods) {
+                    busy[0] += (long) period[0];
+                    ticks += 100;
+                    Files.writeString(root.resolve("proc/stat"), "cpu  0 0 0 0 0 0 0 0 0 0\n"
+                            + "cpu0 " + busy[0] + " 0 0 " + (ticks - busy[0]) + " 0 0 0 0 0 0\n"
+                            + "cpu1 0 0 0 " + ticks + " 0 0 0 0 0 0\n");
+                    List<ServerSample> samples = manager.period();
+                    double available = PrometheusScrape.parse(scrape(manager.metricsPort()))
+                            .value("tlsadmit_manager_cpus_available");
+                    assertEquals(period[1], available, 1e-9, "available after " + period[0] + " busy ticks");
+                    assertEquals(available, assigned(samples, shop) + assigned(samples, blog), 1e-9, "told");
+                    assertEquals(2.0, sample(samples, shop).quota() + sample(samples, blog).quota(), 1e-9, "quotas");
+                }
+            }
+        } finally {
+            shopProcess.destroy();
+            blogProcess.destroy();
+        }
+    }
+
     private CpuManager manager(ManagerConfig config, Path csv) throws IOException {
-        return new CpuManager(config, Path.of("/"), false, null, pid -> new GateProbe() {
+        return manager(config, Path.of("/"), false, csv);
+    }
+
+    private CpuManager manager(ManagerConfig config, Path fsRoot, boolean dryRun, Path csv) throws IOException {
+        return new CpuManager(config, fsRoot, dryRun, null, pid -> new GateProbe() {
             @Override
             public GateReading read() throws IOException {
                 Double request = requests.get(pid);

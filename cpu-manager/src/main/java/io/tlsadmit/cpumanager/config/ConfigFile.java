@@ -27,7 +27,7 @@ import org.yaml.snakeyaml.error.YAMLException;
 public final class ConfigFile {
 
     private static final Set<String> TOP_KEYS = Set.of("cpus", "period", "enforce", "share", "minCpus",
-            "metricsPort", "quotaPeriod", "weightPerCpu", "applications");
+            "metricsPort", "quotaPeriod", "weightPerCpu", "capacity", "applications");
     private static final Set<String> APPLICATION_KEYS = Set.of("name", "pidFile", "priority");
     private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m)");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,62}");
@@ -86,6 +86,7 @@ public final class ConfigFile {
                     + " as; 1 = the kernel's default), was '" + weight + "'");
         }
         Duration quotaPeriod = quotaPeriod(root.getOrDefault("quotaPeriod", DEFAULT_QUOTA_PERIOD.toMillis() + "ms"));
+        CpuCapacity capacity = capacity(root.getOrDefault("capacity", CpuCapacity.MEASURED.key()));
         List<Application> applications = applications(required(root, "applications"), baseDirectory);
 
         if (!(minCpus >= 0) || Double.isInfinite(minCpus)) {
@@ -99,7 +100,8 @@ public final class ConfigFile {
             throw new ConfigException("enforce", enforcement.key() + " gives every application at least one whole CPU: "
                     + applications.size() + " applications do not fit on " + cpus.size() + " CPUs");
         }
-        return new ManagerConfig(cpus, period, enforcement, share, minCpus, metricsPort, quotaPeriod, w, applications);
+        return new ManagerConfig(cpus, period, enforcement, share, minCpus, metricsPort, quotaPeriod, w, capacity,
+                applications);
     }
 
     private static Map<String, Object> keys(Map<?, ?> map, Set<String> allowed, String prefix) throws ConfigException {
@@ -175,6 +177,16 @@ public final class ConfigFile {
         } catch (IllegalArgumentException e) {
             throw new ConfigException("enforce", "'" + value + "' is none of quota, affinity, both");
         }
+    }
+
+    private static CpuCapacity capacity(Object value) throws ConfigException {
+        for (CpuCapacity capacity : CpuCapacity.values()) {
+            if (capacity.key().equals(String.valueOf(value).trim())) {
+                return capacity;
+            }
+        }
+        throw new ConfigException("capacity", "'" + value + "' is none of measured (the cpus less what other processes"
+                + " use on them), all");
     }
 
     private static boolean bool(Object value, String key) throws ConfigException {

@@ -15,11 +15,12 @@ import java.util.List;
  * @param metricsPort  Prometheus text on 127.0.0.1 at this port; 0 picks a free one
  * @param quotaPeriod  the CFS period the quotas are written for (1 ms to 1 s)
  * @param weightPerCpu the quota groups' CPU weight per assigned CPU, in busy nice-0 threads (1 = the kernel's default)
+ * @param capacity     all of {@code cpus}, or those less what other processes use on them
  * @param applications the gated servers, in the order their affinity sets are laid out
  */
 public record ManagerConfig(List<Integer> cpus, Duration period, Enforcement enforcement, boolean share,
                             double minCpus, int metricsPort, Duration quotaPeriod, int weightPerCpu,
-                            List<Application> applications) {
+                            CpuCapacity capacity, List<Application> applications) {
 
     public ManagerConfig {
         cpus = List.copyOf(cpus);

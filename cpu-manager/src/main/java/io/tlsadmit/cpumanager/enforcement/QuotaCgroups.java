@@ -129,11 +129,15 @@ public abstract sealed class QuotaCgroups permits QuotaCgroups.V1, QuotaCgroups.
      * Retries for a few seconds: a process that was just killed stays listed until it has exited.
      */
     public void remove(String application) throws InterruptedException {
-        Path group = cgroup(application);
+        removeGroup(cgroup(application));
+    }
+
+    /** Moves the processes still in {@code group} to the hierarchy's root and removes it, retrying while one exits. */
+    private void removeGroup(Path group) throws InterruptedException {
         for (int attempt = 0; attempt < 50 && Files.isDirectory(group); attempt++) {
-            for (long pid : members(application)) {
+            for (String pid : read(group.resolve("cgroup.procs")).lines().map(String::trim).filter(l -> !l.isEmpty()).toList()) {
                 try {
-                    write(hierarchy.resolve("cgroup.procs"), Long.toString(pid));
+                    write(hierarchy.resolve("cgroup.procs"), pid);
                 } catch (EnforcementException exited) {
                     // it is leaving by itself
                 }
@@ -196,21 +200,7 @@ public abstract sealed class QuotaCgroups permits QuotaCgroups.V1, QuotaCgroups.
      * experiment; the manager leaves it in place).
      */
     public void removeManagerGroup() throws InterruptedException {
-        Path group = hierarchy.resolve(MANAGER);
-        for (int attempt = 0; attempt < 50 && Files.isDirectory(group); attempt++) {
-            for (String pid : read(group.resolve("cgroup.procs")).lines().map(String::trim).filter(l -> !l.isEmpty()).toList()) {
-                try {
-                    write(hierarchy.resolve("cgroup.procs"), pid);
-                } catch (EnforcementException exited) {
-                    // it is leaving by itself
-                }
-            }
-            try {
-                Files.delete(group);
-            } catch (IOException notYet) {
-                Thread.sleep(100);
-            }
-        }
+        removeGroup(hierarchy.resolve(MANAGER));
     }
 
     /*

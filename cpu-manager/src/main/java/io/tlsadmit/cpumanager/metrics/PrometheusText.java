@@ -9,8 +9,12 @@ public final class PrometheusText {
     private PrometheusText() {
     }
 
-    public static String render(List<ServerSample> servers, double managerCpuSeconds, long periods) {
+    public static String render(List<ServerSample> servers, double cpusAvailable, double managerCpuSeconds,
+                                long periods) {
         StringBuilder out = new StringBuilder();
+        family(out, "tlsadmit_manager_cpus_available", "gauge",
+                "CPUs the manager shared out this period: its cpus, less what other processes used on them (capacity: measured)");
+        out.append("tlsadmit_manager_cpus_available ").append(number(cpusAvailable)).append('\n');
         family(out, "tlsadmit_manager_cpus_requested", "gauge",
                 "CPUs the server's gate requests (CpusRequested), as the policy used it");
         servers.forEach(s -> sample(out, "tlsadmit_manager_cpus_requested", s.name(), s.requested()));

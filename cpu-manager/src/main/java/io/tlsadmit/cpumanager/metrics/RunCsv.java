@@ -9,10 +9,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-/** The run's time series: one row per server per period, flushed every period so a killed run keeps its data. */
+/**
+ * The run's time series: one row per server per period, flushed every period so a killed run keeps its data.
+ * {@code cpu_set} stays last: it is quoted and may hold commas.
+ */
 public final class RunCsv implements AutoCloseable {
 
-    static final String HEADER = "epoch_millis,app,pid,answering,cpus_requested,cpus_assigned,cpus_allocated,cpu_seconds,cpus_claimed,cpus_used,cpu_set";
+    static final String HEADER = "epoch_millis,app,pid,answering,cpus_requested,cpus_assigned,cpus_allocated,cpu_seconds,cpus_claimed,cpus_used,cpus_quota,cpus_available,cpu_set";
 
     private final BufferedWriter out;
 
@@ -27,13 +30,14 @@ public final class RunCsv implements AutoCloseable {
         out.flush();
     }
 
-    public void append(long epochMillis, List<ServerSample> servers) {
+    public void append(long epochMillis, double cpusAvailable, List<ServerSample> servers) {
         try {
             for (ServerSample s : servers) {
                 out.write(epochMillis + "," + s.name() + "," + s.pid() + "," + s.answering() + ","
                         + PrometheusText.number(s.requested()) + "," + PrometheusText.number(s.assigned()) + ","
                         + PrometheusText.number(s.allocated()) + "," + PrometheusText.number(s.cpuSeconds()) + ","
                         + PrometheusText.number(s.claimed()) + "," + PrometheusText.number(s.usedCpus()) + ","
+                        + PrometheusText.number(s.quota()) + "," + PrometheusText.number(cpusAvailable) + ","
                         + (s.cpuSet().isEmpty() ? "" : "\"" + CpuList.format(s.cpuSet()) + "\""));
                 out.newLine();
             }

@@ -5,11 +5,13 @@ import java.util.List;
 /**
  * One server's share for a period.
  *
- * @param name   the application
- * @param cpus   CPUs it may use: the quota, and what its gate is told ({@code CpusAssigned})
- * @param cpuSet the whole CPUs it runs on with affinity; empty when only a quota is enforced
+ * @param name    the application
+ * @param cpus    CPUs it is assigned: what its gate is told ({@code CpusAssigned}) and plans its admission for
+ * @param ceiling its quota: {@code cpus} plus its part of what other processes used ({@link Distribution}); equal
+ *                to {@code cpus} when the manager distributes all of its CPUs
+ * @param cpuSet  the whole CPUs it runs on with affinity; empty when only a quota is enforced
  */
-public record Assignment(String name, double cpus, List<Integer> cpuSet) {
+public record Assignment(String name, double cpus, double ceiling, List<Integer> cpuSet) {
 
     public Assignment {
         cpuSet = List.copyOf(cpuSet);

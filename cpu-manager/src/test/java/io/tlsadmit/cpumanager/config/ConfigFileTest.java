@@ -42,6 +42,7 @@ class ConfigFileTest {
         assertEquals(9464, config.metricsPort());
         assertEquals(Duration.ofMillis(100), config.quotaPeriod(), "the default CFS period: the kernel's");
         assertEquals(64, config.weightPerCpu(), "an assigned CPU weighs as 64 busy threads");
+        assertEquals(CpuCapacity.MEASURED, config.capacity(), "the cpus less what other processes use on them");
         assertEquals(List.of(new Application("shop", Path.of("/path/to/catalina.pid"), 2),
                 new Application("blog", Path.of("/path/to/other/catalina.pid"), 1)), config.applications());
     }
@@ -61,6 +62,14 @@ class ConfigFileTest {
                 .weightPerCpu());
     }
 
+    @Test
+    void allCpusAreSharedOutOnlyWhenAsked() throws ConfigException {
+        assertEquals(CpuCapacity.ALL, file.parse(ISSUE_EXAMPLE.replace("minCpus: 0.1", "capacity: all"), Path.of("/etc"))
+                .capacity());
+        assertEquals(CpuCapacity.MEASURED, file.parse(ISSUE_EXAMPLE.replace("minCpus: 0.1", "capacity: measured"),
+                Path.of("/etc")).capacity());
+    }
+
     /** Each row changes one line of the issue's example; the error must start with the key. */
     @ParameterizedTest(name = "{1}")
     @CsvSource(delimiter = '|', textBlock = """
@@ -77,6 +86,8 @@ class ConfigFileTest {
         minCpus: 0.1              | weightPerCpu: 0            | weightPerCpu              | whole number 1-256
         minCpus: 0.1              | weightPerCpu: 1000         | weightPerCpu              | whole number 1-256
         minCpus: 0.1              | weightPerCpu: 1.5          | weightPerCpu              | whole number 1-256
+        minCpus: 0.1              | capacity: host             | capacity                  | none of measured
+        minCpus: 0.1              | capacity: 1.5              | capacity                  | none of measured
         minCpus: 0.1              | quotaPeriod: 0ms           | quotaPeriod               | between 1ms and 1s
         minCpus: 0.1              | quotaPeriod: 2s            | quotaPeriod               | between 1ms and 1s
         minCpus: 0.1              | quotaPeriod: 20            | quotaPeriod               | not a duration

@@ -1,6 +1,7 @@
 package io.tlsadmit.cpumanager.experiment;
 
 import io.tlsadmit.cpumanager.enforcement.QuotaCgroups;
+import io.tlsadmit.testing.CgroupRemoval;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -82,26 +83,6 @@ final class HarnessGroup implements AutoCloseable {
                 // gone, or its old group is: it stays where it is until the group is removed below
             }
         }
-        for (int attempt = 0; attempt < 50 && Files.isDirectory(group); attempt++) {
-            for (String pid : Files.readAllLines(group.resolve("cgroup.procs"))) {
-                if (!pid.isBlank()) {
-                    try {
-                        write(hierarchy.resolve("cgroup.procs"), pid.trim());
-                    } catch (IOException exited) {
-                        // it is leaving by itself
-                    }
-                }
-            }
-            try {
-                Files.delete(group);
-            } catch (IOException notYet) {
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
+        CgroupRemoval.remove(hierarchy, group);
     }
 }

@@ -54,7 +54,7 @@ class SharePolicyTest {
         for (int i = 0; i < cpus; i++) {
             ids.add(i);
         }
-        List<Assignment> assignments = Distribution.decide(claims(claims), ids, 0.1, true, false, true);
+        List<Assignment> assignments = Distribution.decide(claims(claims), ids.size(), ids, 0.1, true, false, true);
         double[] counts = assignments.stream().mapToDouble(Assignment::cpus).toArray();
         assertArrayEquals(numbers(expected), counts, 1e-9, name);
         int next = 0;
@@ -71,7 +71,7 @@ class SharePolicyTest {
         both: the quota never exceeds the set                        | a:2:0.5 b:1:3 | 0.5 1 | 1 1
         """)
     void quotaWithinWholeCpus(String name, String claims, String quotas, String setSizes) {
-        List<Assignment> assignments = Distribution.decide(claims(claims), List.of(0, 1), 0, true, true, true);
+        List<Assignment> assignments = Distribution.decide(claims(claims), 2, List.of(0, 1), 0, true, true, true);
         assertArrayEquals(numbers(quotas), assignments.stream().mapToDouble(Assignment::cpus).toArray(), 1e-9);
         assertArrayEquals(numbers(setSizes), assignments.stream().mapToDouble(a -> a.cpuSet().size()).toArray(), 1e-9);
     }

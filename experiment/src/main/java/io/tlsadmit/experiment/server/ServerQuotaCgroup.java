@@ -1,6 +1,7 @@
 package io.tlsadmit.experiment.server;
 
 import io.tlsadmit.admission.cpu.MountTable;
+import io.tlsadmit.testing.CgroupRemoval;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -98,27 +99,7 @@ public final class ServerQuotaCgroup implements AutoCloseable {
     /** Moves every process still inside back to the root, then removes the cgroup (retrying while one exits). */
     @Override
     public void close() {
-        for (int attempt = 0; attempt < 50 && Files.isDirectory(group); attempt++) {
-            for (String pid : read(group.resolve("cgroup.procs")).strip().split("\\s+")) {
-                if (!pid.isEmpty()) {
-                    try {
-                        write(hierarchy.resolve("cgroup.procs"), pid);
-                    } catch (IllegalStateException exited) {
-                        // it is leaving by itself
-                    }
-                }
-            }
-            try {
-                Files.delete(group);
-            } catch (IOException notYet) {
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
+        CgroupRemoval.remove(hierarchy, group);
     }
 
     private static String read(Path file) {

@@ -1,0 +1,56 @@
+package io.tlsadmit.cpumanager.capacity;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The host's CPU time on some CPUs, from the per-CPU lines of {@code /proc/stat} (in the kernel's USER_HZ ticks).
+ *
+ * <p>Busy is {@code user + nice + system + irq + softirq + steal}: everything a CPU did that was not idle or waiting
+ * for I/O. Steal counts as busy because on a virtual machine it is time the hypervisor gave to someone else: the
+ * CPU was not there for the servers either. {@code guest} is already inside {@code user} and is not added again.
+ *
+ * @param busy  ticks the CPUs were busy since boot
+ * @param total ticks of every kind, idle and I/O wait included (the CPUs' elapsed time)
+ */
+public record CpuTicks(long busy, long total) {
+
+    /** The ticks of {@code cpus} in a {@code /proc/stat} text; a CPU without a line (offline) counts nothing. */
+    public static CpuTicks parse(String procStat, List<Integer> cpus) {
+        long busy = 0;
+        long total = 0;
+        for (String line : procStat.split("\n")) {
+            if (!line.startsWith("cpu") || line.startsWith("cpu ")) {
+                continue;
+            }
+            String[] f = line.trim().split("\\s+");
+            if (!cpus.contains(Integer.parseInt(f[0].substring(3)))) {
+                continue;
+            }
+            long[] v = new long[8]; // user nice system idle iowait irq softirq steal; older kernels have fewer
+            for (int i = 0; i < v.length && i + 1 < f.length; i++) {
+                v[i] = Long.parseLong(f[i + 1]);
+            }
+            long lineBusy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+            busy += lineBusy;
+            total += lineBusy + v[3] + v[4];
+        }
+        return new CpuTicks(busy, total);
+    }
+
+    /** The ticks of {@code cpus} now. */
+    public static CpuTicks read(Path fsRoot, List<Integer> cpus) throws IOException {
+        return parse(Files.readString(fsRoot.resolve("proc/stat")), cpus);
+    }
+
+    /**
+     * The CPUs that were busy from {@code earlier} to this reading, as a number of CPUs: {@code cpus × busy/total}
+     * over the interval. No clock is needed: the CPUs' own ticks are the elapsed time. NaN when no tick passed.
+     */
+    public double busyCpusSince(CpuTicks earlier, int cpus) {
+        long elapsed = total - earlier.total;
+        return elapsed <= 0 ? Double.NaN : (double) cpus * (busy - earlier.busy) / elapsed;
+    }
+}

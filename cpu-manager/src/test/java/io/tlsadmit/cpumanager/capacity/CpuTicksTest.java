@@ -1,0 +1,60 @@
+package io.tlsadmit.cpumanager.capacity;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Two readings of this machine's {@code /proc/stat} one second apart (2026-11-25, 2 vCPUs, a build running). */
+class CpuTicksTest {
+
+    private static final String BEFORE = """
+            cpu  28220 3696 7032 44759 854 0 563 630 0 0
+            cpu0 15899 735 2821 22901 128 0 228 293 0 0
+            cpu1 12321 2960 4211 21857 726 0 334 336 0 0
+            intr 621311 0 0 0
+            ctxt 1234
+            """;
+    private static final String AFTER = """
+            cpu  28330 3696 7038 44838 854 0 563 630 0 0
+            cpu0 15997 735 2823 22901 128 0 228 293 0 0
+            cpu1 12333 2960 4214 21936 726 0 334 336 0 0
+            intr 622296 0 0 0
+            ctxt 1299
+            """;
+
+    @Test
+    void busyIsEverythingButIdleAndIoWaitStealIncluded() {
+        CpuTicks cpu0 = CpuTicks.parse(BEFORE, List.of(0));
+        assertEquals(15899 + 735 + 2821 + 0 + 228 + 293, cpu0.busy());
+        assertEquals(cpu0.busy() + 22901 + 128, cpu0.total());
+    }
+
+    @Test
+    void theBusyCpusOverASecondNeedNoClock() {
+        List<Integer> both = List.of(0, 1);
+        double busy = CpuTicks.parse(AFTER, both).busyCpusSince(CpuTicks.parse(BEFORE, both), 2);
+        // cpu0 was busy all 100 ticks, cpu1 15 of 94: 2 × 115 / 194
+        assertEquals(2.0 * 115 / 194, busy, 1e-9);
+        assertEquals(1.0, CpuTicks.parse(AFTER, List.of(0)).busyCpusSince(CpuTicks.parse(BEFORE, List.of(0)), 1), 1e-9);
+    }
+
+    @Test
+    void onlyTheCpusAskedForCountAndAnOfflineOneCountsNothing() {
+        assertEquals(CpuTicks.parse(BEFORE, List.of(1)), CpuTicks.parse(BEFORE, List.of(1, 7)));
+        assertEquals(new CpuTicks(0, 0), CpuTicks.parse(BEFORE, List.of(5)));
+    }
+
+    @Test
+    void noTicksPassedIsUnknown() {
+        CpuTicks same = CpuTicks.parse(BEFORE, List.of(0));
+        assertTrue(Double.isNaN(same.busyCpusSince(same, 1)));
+    }
+
+    @Test
+    void anOldKernelWithoutStealReadsTheColumnsItHas() {
+        CpuTicks old = CpuTicks.parse("cpu0 10 0 5 80 5 0 0\n", List.of(0));
+        assertEquals(new CpuTicks(15, 100), old);
+    }
+}
