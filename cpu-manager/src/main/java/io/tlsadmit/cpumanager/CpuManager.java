@@ -1,9 +1,9 @@
 package io.tlsadmit.cpumanager;
 
-import io.tlsadmit.cpumanager.capacity.Capacity;
-import io.tlsadmit.cpumanager.capacity.CpuTicks;
+import io.tlsadmit.admission.cpu.Capacity;
+import io.tlsadmit.admission.cpu.CpuTicks;
 import io.tlsadmit.cpumanager.config.CpuCapacity;
-import io.tlsadmit.cpumanager.config.CpuList;
+import io.tlsadmit.admission.cpu.CpuList;
 import io.tlsadmit.cpumanager.config.ManagerConfig;
 import io.tlsadmit.cpumanager.enforcement.PodResize;
 import io.tlsadmit.cpumanager.enforcement.QuotaCgroups;

@@ -1,5 +1,6 @@
 package io.tlsadmit.cpumanager.config;
 
+import io.tlsadmit.admission.cpu.CpuList;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tlsadmit.admission.cpu.CpuList;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.tlsadmit.cpumanager.capacity;
+package io.tlsadmit.admission.cpu;
 
 import java.io.IOException;
 import java.nio.file.Files;
