@@ -53,4 +53,13 @@ public record CpuTicks(long busy, long total) {
         long elapsed = total - earlier.total;
         return elapsed <= 0 ? Double.NaN : (double) cpus * (busy - earlier.busy) / elapsed;
     }
+
+    /**
+     * {@code ticks} of CPU time some process spent from {@code earlier} to this reading, as a number of CPUs on the
+     * same scale as {@link #busyCpusSince}, so that the two can be subtracted. NaN when no tick passed.
+     */
+    public double cpusSince(CpuTicks earlier, int cpus, long ticks) {
+        long elapsed = total - earlier.total;
+        return elapsed <= 0 ? Double.NaN : (double) cpus * ticks / elapsed;
+    }
 }
