@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * How many of some CPUs a server can count on: all of them, less what other processes used on them. Two users: the
  * CPU manager's {@code capacity: measured} (the host's {@code cpus} less what the processes it does not manage used),
- * and a gate's {@code cpuCapacity="measured"} (the CPUs of its affinity mask less what the
+ * and a gate's {@code cpuCapacity="measured"} ({@link NeighbourCpus}: the CPUs of its affinity mask less what the
  * processes other than its own JVM used).
  *
  * <p>Why: the study's manager owned its host, so it distributed every CPU. Ours often does not. In the 2026-11-25
