@@ -1,9 +1,9 @@
 package io.tlsadmit.cpumanager;
 
-import io.tlsadmit.cpumanager.capacity.Capacity;
-import io.tlsadmit.cpumanager.capacity.CpuTicks;
-import io.tlsadmit.cpumanager.config.CpuCapacity;
-import io.tlsadmit.cpumanager.config.CpuList;
+import io.tlsadmit.admission.cpu.Capacity;
+import io.tlsadmit.admission.cpu.CpuTicks;
+import io.tlsadmit.cpumanager.config.ShareableCpus;
+import io.tlsadmit.admission.cpu.CpuList;
 import io.tlsadmit.cpumanager.config.ManagerConfig;
 import io.tlsadmit.cpumanager.enforcement.PodResize;
 import io.tlsadmit.cpumanager.enforcement.QuotaCgroups;
@@ -188,7 +188,7 @@ public final class CpuManager implements AutoCloseable {
                 server.recentClaims.clear();
             }
         }
-        available = config.capacity() == CpuCapacity.ALL ? config.cpus().size()
+        available = config.capacity() == ShareableCpus.ALL ? config.cpus().size()
                 : Capacity.available(config.cpus().size(), pool.size() * config.minCpus(), others);
         if (!claims.isEmpty()) {
             List<Assignment> decided = Distribution.decide(claims, available, config.cpus(), config.minCpus(),
@@ -228,7 +228,7 @@ public final class CpuManager implements AutoCloseable {
      * Kept for {@link Capacity#WINDOW} periods. Not read with {@code capacity: all}.
      */
     private void measureOthers() {
-        if (config.capacity() == CpuCapacity.ALL) {
+        if (config.capacity() == ShareableCpus.ALL) {
             return;
         }
         CpuTicks now;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tlsadmit.cpumanager.config.Application;
-import io.tlsadmit.cpumanager.config.CpuCapacity;
+import io.tlsadmit.cpumanager.config.ShareableCpus;
 import io.tlsadmit.cpumanager.config.Enforcement;
 import io.tlsadmit.cpumanager.config.ManagerConfig;
 import io.tlsadmit.cpumanager.enforcement.ChildJvm;
@@ -62,7 +62,7 @@ class CpuManagerTest {
     @Test
     void enforcesGracesReleasesAndAdopts() throws Exception {
         ManagerConfig config = new ManagerConfig(List.of(0, 1), Duration.ofMillis(200), Enforcement.QUOTA, true, 0.1, 0,
-                Duration.ofMillis(20), 64, CpuCapacity.ALL,
+                Duration.ofMillis(20), 64, ShareableCpus.ALL,
                 List.of(new Application(shop, dir.resolve("shop.pid"), 2), new Application(blog, dir.resolve("blog.pid"), 1)));
         Path csv = dir.resolve("run.csv");
         try (ChildJvm shopJvm = ChildJvm.start(false); ChildJvm blogJvm = ChildJvm.start(false)) {
@@ -134,7 +134,7 @@ class CpuManagerTest {
     @ValueSource(booleans = {false, true})
     void aServerThatUsesAllItIsGivenClimbsOutOfARequestItsStarvationMadeTooSmall(boolean silent) throws Exception {
         ManagerConfig config = new ManagerConfig(List.of(0, 1), Duration.ofMillis(300), Enforcement.QUOTA, true, 0.1, 0,
-                Duration.ofMillis(20), 64, CpuCapacity.ALL,
+                Duration.ofMillis(20), 64, ShareableCpus.ALL,
                 List.of(new Application(shop, dir.resolve("shop.pid"), 1), new Application(blog, dir.resolve("blog.pid"), 1)));
         try (ChildJvm spinning = ChildJvm.start(true); ChildJvm idle = ChildJvm.start(false)) {
             Files.writeString(dir.resolve("shop.pid"), spinning.pid() + "\n");
@@ -183,7 +183,7 @@ class CpuManagerTest {
     @Test
     void theCpusOthersUsedAreNotSharedOutButKeptAsHeadroomUntilTheyHaveBeenFreeForTheWindow() throws Exception {
         ManagerConfig config = new ManagerConfig(List.of(0, 1), Duration.ofMillis(200), Enforcement.QUOTA, true, 0.1, 0,
-                Duration.ofMillis(100), 64, CpuCapacity.MEASURED,
+                Duration.ofMillis(100), 64, ShareableCpus.MEASURED,
                 List.of(new Application(shop, dir.resolve("shop.pid"), 2), new Application(blog, dir.resolve("blog.pid"), 1)));
         Path root = Files.createDirectories(dir.resolve("root"));
         Files.createDirectories(root.resolve("proc"));

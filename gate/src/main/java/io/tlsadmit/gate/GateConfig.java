@@ -3,6 +3,7 @@ package io.tlsadmit.gate;
 import io.tlsadmit.admission.HandshakeBudget;
 import io.tlsadmit.admission.StaticBudget;
 import io.tlsadmit.admission.control.AdmissionController;
+import io.tlsadmit.admission.cpu.CpuCapacity;
 import io.tlsadmit.gate.adaptive.AdaptiveConfig;
 import io.tlsadmit.gate.source.AddressRanges;
 import java.time.Duration;
@@ -59,8 +60,8 @@ public final class GateConfig {
         budget = b.budget;
         maxFullHandshakesPerSecond = b.maxFullHandshakesPerSecond;
         fullHandshakeBurst = b.fullHandshakeBurst;
-        adaptive = new AdaptiveConfig(b.cpus, b.targetUtilization, b.controlPeriod, b.minFullHandshakesPerSecond,
-                b.queueDelayTarget, b.initialFullHandshakeCost);
+        adaptive = new AdaptiveConfig(b.cpus, b.cpuCapacity, b.targetUtilization, b.controlPeriod,
+                b.minFullHandshakesPerSecond, b.queueDelayTarget, b.initialFullHandshakeCost);
         refuseAction = b.refuseAction;
         nativePeek = b.nativePeek;
         clientRenegotiation = b.clientRenegotiation;
@@ -88,6 +89,7 @@ public final class GateConfig {
         b.maxFullHandshakesPerSecond = maxFullHandshakesPerSecond;
         b.fullHandshakeBurst = fullHandshakeBurst;
         b.cpus = adaptive.cpus();
+        b.cpuCapacity = adaptive.cpuCapacity();
         b.targetUtilization = adaptive.targetUtilization();
         b.controlPeriod = adaptive.controlPeriod();
         b.minFullHandshakesPerSecond = adaptive.minFullHandshakesPerSecond();
@@ -226,6 +228,7 @@ public final class GateConfig {
         private OptionalDouble maxFullHandshakesPerSecond = OptionalDouble.empty();
         private OptionalLong fullHandshakeBurst = OptionalLong.empty();
         private OptionalDouble cpus = OptionalDouble.empty();
+        private Optional<CpuCapacity> cpuCapacity = Optional.empty();
         private OptionalDouble targetUtilization = OptionalDouble.empty();
         private Optional<Duration> controlPeriod = Optional.empty();
         private OptionalDouble minFullHandshakesPerSecond = OptionalDouble.empty();
@@ -264,6 +267,12 @@ public final class GateConfig {
         /** Adaptive: CPUs to plan for; 0 = detect. */
         public Builder cpus(double value) {
             cpus = OptionalDouble.of(value);
+            return this;
+        }
+
+        /** Adaptive: whether the detected CPUs exclude what other processes use of the affinity mask. */
+        public Builder cpuCapacity(CpuCapacity capacity) {
+            cpuCapacity = Optional.of(Objects.requireNonNull(capacity, CpuCapacity.ATTRIBUTE));
             return this;
         }
 

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tlsadmit.admission.HandshakeBudget;
 import io.tlsadmit.admission.StaticBudget;
 import io.tlsadmit.admission.control.AdmissionController;
+import io.tlsadmit.admission.cpu.CpuCapacity;
 import io.tlsadmit.gate.source.AddressRanges;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -47,13 +48,15 @@ class GateConfigTest {
     @Test
     void everyAdaptiveSettingReachesTheController() {
         AdmissionController controller = (AdmissionController) GateConfig.builder()
-                .maxFullHandshakesPerSecond(50).fullHandshakeBurst(7).cpus(1.5).targetUtilization(0.5)
+                .maxFullHandshakesPerSecond(50).fullHandshakeBurst(7).cpus(1.5).cpuCapacity(CpuCapacity.MEASURED)
+                .targetUtilization(0.5)
                 .controlPeriod(Duration.ofMillis(200)).minFullHandshakesPerSecond(2)
                 .queueDelayTarget(Duration.ofMillis(20)).initialFullHandshakeCost(Duration.ofMillis(3))
                 .build().newBudget();
         assertEquals(50, controller.getMaxFullHandshakesPerSecond());
         assertEquals(7, controller.getFullHandshakeBurst());
         assertEquals(1.5, controller.getCpus());
+        assertEquals(CpuCapacity.MEASURED, controller.getCpuCapacity());
         assertEquals(0.5, controller.getTargetUtilization());
         assertEquals(200, controller.getControlPeriod());
         assertEquals(2, controller.getMinFullHandshakesPerSecond());
@@ -109,6 +112,15 @@ class GateConfigTest {
         assertRejected("helloTimeout", b -> b.helloTimeout(Duration.ofSeconds(-1)));
         assertRejected("maxPendingHellos", b -> b.maxPendingHellos(0));
         assertRejected("maxPendingHellosPerSource", b -> b.maxPendingHellosPerSource(-3));
+        NullPointerException e = assertThrows(NullPointerException.class,
+                () -> GateConfig.builder().cpuCapacity(null));
+        assertEquals("cpuCapacity", e.getMessage());
+    }
+
+    @Test
+    void cpuCapacityIsTheAllocationUnlessMeasuredIsAskedFor() {
+        AdmissionController controller = (AdmissionController) GateConfig.defaults().newBudget();
+        assertEquals(CpuCapacity.ALLOCATION, controller.getCpuCapacity());
     }
 
     @Test
@@ -127,7 +139,7 @@ class GateConfigTest {
     @Test
     void toBuilderKeepsEverySetting() {
         GateConfig config = GateConfig.builder().budget(BudgetType.STATIC).maxFullHandshakesPerSecond(7)
-                .fullHandshakeBurst(2).cpus(3).refuseAction(RefuseAction.RESET).nativePeek(false)
+                .fullHandshakeBurst(2).cpus(3).cpuCapacity(CpuCapacity.MEASURED).refuseAction(RefuseAction.RESET).nativePeek(false)
                 .clientRenegotiation(RenegotiationPolicy.CHARGE).mode(GateMode.OBSERVE)
                 .bypassAddresses(AddressRanges.parse("10.0.0.0/8")).connectionsPerNewUser(1)
                 .helloTimeout(Duration.ofSeconds(1)).maxPendingHellos(9).maxPendingHellosPerSource(3).build();

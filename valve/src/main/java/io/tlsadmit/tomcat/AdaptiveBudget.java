@@ -30,6 +30,16 @@ final class AdaptiveBudget implements AdaptiveBudgetMXBean {
     }
 
     @Override
+    public String getCpuCapacity() {
+        return controller.getCpuCapacity().attributeValue();
+    }
+
+    @Override
+    public double getNeighbourCpus() {
+        return controller.allocation().lastReading().neighbourCpus();
+    }
+
+    @Override
     public double getCpusRequested() {
         return controller.cpusRequested();
     }

@@ -9,11 +9,26 @@ public interface AdaptiveBudgetMXBean {
 
     String getConnector();
 
-    /** CPUs this JVM may use as of the last control period (cgroup quota, affinity, override, assignment). */
+    /**
+     * CPUs this JVM may use as of the last control period (cgroup quota, affinity, override, assignment, and with
+     * {@code cpuCapacity="measured"} what other processes leave of the affinity mask).
+     */
     double getCpusAllocated();
 
-    /** Which source set {@link #getCpusAllocated()}: OVERRIDE, CGROUP_V2, CGROUP_V1, AFFINITY or ASSIGNED. */
+    /**
+     * Which source set {@link #getCpusAllocated()}: OVERRIDE, CGROUP_V2, CGROUP_V1, AFFINITY, ASSIGNED or
+     * NEIGHBOURS (the mask less {@link #getNeighbourCpus()}).
+     */
     String getCpuSource();
+
+    /** {@code allocation} or {@code measured}, as the {@code cpuCapacity} attribute. */
+    String getCpuCapacity();
+
+    /**
+     * With {@code cpuCapacity="measured"}: CPUs other processes used of the affinity mask, the largest of the last 3
+     * periods; NaN otherwise, before the first period, or where {@code /proc} cannot be read.
+     */
+    double getNeighbourCpus();
 
     /** CPUs the current arrivals (admitted or not) would need at the target utilization. */
     double getCpusRequested();

@@ -184,6 +184,15 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         attributes.setCpus(cpus);
     }
 
+    /** allocation (the default) or measured: the CPUs planned for exclude what other processes use of the mask. */
+    public String getCpuCapacity() {
+        return attributes.getCpuCapacity();
+    }
+
+    public void setCpuCapacity(String capacity) {
+        attributes.setCpuCapacity(capacity);
+    }
+
     public String getTargetUtilization() {
         return attributes.getTargetUtilization();
     }
@@ -306,7 +315,7 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
             adaptiveMBeanName = register("AdaptiveBudget", new AdaptiveBudget(unquotedName(), adaptive));
             log.info("tlsadmit: adaptive budget on " + getName() + ": " + adaptive.cpusAllocated() + " CPUs ("
                     + adaptive.allocation().lastReading().source() + ", affinity from " + AdaptiveConfig.affinitySource()
-                    + "), targetUtilization " + adaptive.getTargetUtilization() + ", controlPeriod "
+                    + ", cpuCapacity " + adaptive.getCpuCapacity().attributeValue() + "), targetUtilization " + adaptive.getTargetUtilization() + ", controlPeriod "
                     + adaptive.getControlPeriod() + " ms, cap " + adaptive.getMaxFullHandshakesPerSecond() + "/s");
         }
         log.info("tlsadmit: " + created + (isLateGated() ? ", late gate on" : ", late gate off (sslImplementationName="

@@ -1,6 +1,7 @@
 package io.tlsadmit.tomcat;
 
 import io.tlsadmit.admission.control.AdmissionController;
+import io.tlsadmit.admission.cpu.CpuCapacity;
 import io.tlsadmit.gate.BudgetType;
 import io.tlsadmit.gate.ConnectorGate;
 import io.tlsadmit.gate.GateConfig;
@@ -51,6 +52,7 @@ final class ConnectorAttributes {
     private String maxPendingHellosPerSource;
     // budget="adaptive" only; null = the controller's default
     private String cpus;
+    private String cpuCapacity;
     private String targetUtilization;
     private String controlPeriod;
     private String minFullHandshakesPerSecond;
@@ -100,6 +102,9 @@ final class ConnectorAttributes {
     private void adaptive(GateConfig.Builder config) {
         if (cpus != null) {
             config.cpus(cpus(cpus));
+        }
+        if (cpuCapacity != null) {
+            config.cpuCapacity(oneOf(CpuCapacity.ATTRIBUTE, cpuCapacity, CpuCapacity.ALLOCATION, CpuCapacity.MEASURED));
         }
         if (targetUtilization != null) {
             config.targetUtilization(decimal(AdmissionController.TARGET_UTILIZATION, targetUtilization,
@@ -370,6 +375,14 @@ final class ConnectorAttributes {
 
     void setCpus(String value) {
         cpus = value;
+    }
+
+    String getCpuCapacity() {
+        return cpuCapacity;
+    }
+
+    void setCpuCapacity(String value) {
+        cpuCapacity = value;
     }
 
     String getTargetUtilization() {

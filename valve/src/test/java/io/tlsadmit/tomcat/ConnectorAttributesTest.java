@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tlsadmit.admission.HandshakeBudget;
 import io.tlsadmit.admission.StaticBudget;
 import io.tlsadmit.admission.control.AdmissionController;
+import io.tlsadmit.admission.cpu.CpuCapacity;
 import io.tlsadmit.gate.BudgetType;
 import io.tlsadmit.gate.GateConfig;
 import io.tlsadmit.gate.GateMode;
@@ -76,6 +77,7 @@ class ConnectorAttributesTest {
         attributes.setMaxFullHandshakesPerSecond("50");
         attributes.setFullHandshakeBurst("7");
         attributes.setCpus("1500m");
+        attributes.setCpuCapacity(" Measured ");
         attributes.setTargetUtilization("0.5");
         attributes.setControlPeriod("200");
         attributes.setMinFullHandshakesPerSecond(" 2 ");
@@ -85,6 +87,7 @@ class ConnectorAttributesTest {
         assertEquals(50, controller.getMaxFullHandshakesPerSecond());
         assertEquals(7, controller.getFullHandshakeBurst());
         assertEquals(1.5, controller.getCpus());
+        assertEquals(CpuCapacity.MEASURED, controller.getCpuCapacity());
         assertEquals(0.5, controller.getTargetUtilization());
         assertEquals(200, controller.getControlPeriod());
         assertEquals(2, controller.getMinFullHandshakesPerSecond());
@@ -144,6 +147,8 @@ class ConnectorAttributesTest {
                 "maxPendingHellosPerSource must be a whole number of connections >= 1, was \"-3\"");
         assertMessage(ConnectorAttributes::setBypassAddresses, "10.0.0.0/8, monitoring.example",
                 "bypassAddresses must be a comma-separated list of IPv4 and IPv6 addresses and CIDR ranges: ");
+        assertMessage(ConnectorAttributes::setCpuCapacity, "shared",
+                "cpuCapacity must be \"allocation\" or \"measured\", was \"shared\"");
         assertMessage(ConnectorAttributes::setTargetUtilization, "high",
                 "targetUtilization must be a fraction in (0, 1], was \"high\"");
         assertMessage(ConnectorAttributes::setControlPeriod, "0.25",

@@ -6,6 +6,7 @@ import io.tlsadmit.admission.TokenBucket;
 import io.tlsadmit.admission.cost.HandshakeCost;
 import io.tlsadmit.admission.cost.TlsVersion;
 import io.tlsadmit.admission.cpu.CpuAllocation;
+import io.tlsadmit.admission.cpu.CpuCapacity;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -65,6 +66,7 @@ public final class AdmissionController implements HandshakeBudget {
 
     public static final String CPUS = CpuAllocation.CPUS_ATTRIBUTE;
     public static final String CPUS_ASSIGNED = CpuAllocation.CPUS_ASSIGNED_ATTRIBUTE;
+    public static final String CPU_CAPACITY = CpuCapacity.ATTRIBUTE;
     public static final String TARGET_UTILIZATION = "targetUtilization";
     public static final String CONTROL_PERIOD = "controlPeriod";
     public static final String MIN_RATE = "minFullHandshakesPerSecond";
@@ -326,6 +328,16 @@ public final class AdmissionController implements HandshakeBudget {
 
     public double getCpusAssigned() {
         return allocation.getCpusAssigned();
+    }
+
+    /** Whether the CPUs planned for exclude what other processes use of the affinity mask; from the next tick. */
+    public synchronized void setCpuCapacity(CpuCapacity capacity) {
+        allocation.setCapacity(capacity);
+        replanStart();
+    }
+
+    public CpuCapacity getCpuCapacity() {
+        return allocation.getCapacity();
     }
 
     /** @param utilization share of the allocated CPUs to plan for; applies from the next tick */

@@ -1,7 +1,9 @@
 package io.tlsadmit.admission.cpu;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.IntSupplier;
 
 /**
@@ -9,8 +11,10 @@ import java.util.function.IntSupplier;
  *
  * <p>The answer is the smallest of what the kernel enforces — the cgroup v2 {@code cpu.max} quota,
  * the cgroup v1 CFS quota, the CPUs in the affinity mask (which reflects the cpuset) — and of the
- * share an external CPU manager has assigned ({@link #setCpusAssigned}). An explicit
- * {@link #setCpus cpus} overrides all of it, for hosts where none of these sources tells the truth.
+ * share an external CPU manager has assigned ({@link #setCpusAssigned}). With {@link CpuCapacity#MEASURED} it is
+ * also at most the affinity mask's CPUs less what other processes used of them ({@link NeighbourCpus}): the
+ * others are the one thing none of the limits sees. An explicit {@link #setCpus cpus} overrides all of it, for hosts
+ * where none of these sources tells the truth.
  *
  * <p>Why re-read on every {@link #refresh()}: the 2005 paper's admission control recomputes how
  * many new sessions the <em>allocated</em> processors can absorb each period, and allocations move
@@ -27,17 +31,27 @@ public final class CpuAllocation {
     public static final String CPUS_ASSIGNED_ATTRIBUTE = "cpusAssigned";
 
     /** Where the number came from, for metrics and for explaining a surprising budget. */
-    public enum Source { OVERRIDE, CGROUP_V2, CGROUP_V1, AFFINITY, ASSIGNED }
+    public enum Source {
+        OVERRIDE, CGROUP_V2, CGROUP_V1, AFFINITY, ASSIGNED,
+        /** The affinity mask's CPUs less what other processes used of them ({@link CpuCapacity#MEASURED}). */
+        NEIGHBOURS
+    }
 
     /**
      * One refresh: the effective {@code cpus} and every input, {@code +Infinity} where a source sets
      * no limit, {@code 0} where an attribute is unset.
+     *
+     * @param neighbourCpus what other processes used of the affinity mask's CPUs (the largest of the last
+     *                      {@link Capacity#WINDOW} intervals); NaN with {@link CpuCapacity#ALLOCATION}, before the
+     *                      first interval, or when {@code /proc} cannot be read
      */
     public record Reading(double cpus, Source source, double cgroupV2Cpus, double cgroupV1Cpus,
-                          int affinityCpus, double cpusAssigned, double cpusOverride) {
+                          int affinityCpus, double cpusAssigned, double cpusOverride, double neighbourCpus) {
     }
 
     private final CgroupCpuQuota quota;
+    private final NeighbourCpus neighbours;
+    private volatile CpuCapacity capacity = CpuCapacity.ALLOCATION;
     private volatile IntSupplier affinity;
     private volatile double cpusOverride;
     private volatile double cpusAssigned;
@@ -49,12 +63,13 @@ public final class CpuAllocation {
     }
 
     /**
-     * @param fsRoot   where {@code /proc} and {@code /sys} are found
+     * @param fsRoot   where {@code /proc} and {@code /sys} are found, {@code /proc/self} being this process
      * @param affinity the number of CPUs in this process's affinity mask, e.g. from
      *                 {@code sched_getaffinity}; a value {@code <= 0} means unknown
      */
     public CpuAllocation(Path fsRoot, IntSupplier affinity) {
         this.quota = new CgroupCpuQuota(Objects.requireNonNull(fsRoot, "fsRoot"));
+        this.neighbours = new NeighbourCpus(fsRoot);
         this.affinity = Objects.requireNonNull(affinity, "affinity");
         refresh();
     }
@@ -65,6 +80,9 @@ public final class CpuAllocation {
         int affinityCpus = affinityNow();
         double override = cpusOverride;
         double assigned = cpusAssigned;
+        // measured even under an override, so that the others' use is known (and the window full) the moment the
+        // override is taken away
+        NeighbourCpus.Usable usable = capacity == CpuCapacity.MEASURED ? neighboursNow() : null;
 
         double cpus;
         Source source;
@@ -86,9 +104,16 @@ public final class CpuAllocation {
                 cpus = assigned;
                 source = Source.ASSIGNED;
             }
+            // A min with the quota too, though a quota already bounds the CPU time: the others take from the
+            // mask's CPUs whatever the quota allows, so a quota of 1.5 on two CPUs one of which is taken still
+            // leaves one.
+            if (usable != null && usable.usableCpus() < cpus) {
+                cpus = usable.usableCpus();
+                source = Source.NEIGHBOURS;
+            }
         }
         Reading reading = new Reading(cpus, source, limits.cgroupV2Cpus(), limits.cgroupV1Cpus(),
-                affinityCpus, assigned, override);
+                affinityCpus, assigned, override, usable == null ? Double.NaN : usable.othersCpus());
         last = reading;
         return reading;
     }
@@ -99,6 +124,16 @@ public final class CpuAllocation {
         } catch (RuntimeException e) {
             // A path the file system refuses must not stop the control loop: no cgroup limit known.
             return new CgroupCpuQuota.Limits(Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY);
+        }
+    }
+
+    private NeighbourCpus.Usable neighboursNow() {
+        try {
+            return neighbours.measure();
+        } catch (IOException | RuntimeException e) {
+            // Not Linux, or /proc hidden: plan as with cpuCapacity="allocation" (start-up said so, see
+            // measuredCapacityProblem); the control loop must go on.
+            return null;
         }
     }
 
@@ -149,5 +184,32 @@ public final class CpuAllocation {
 
     public double getCpusAssigned() {
         return cpusAssigned;
+    }
+
+    /** Applies from the next {@link #refresh()}. */
+    public void setCapacity(CpuCapacity capacity) {
+        this.capacity = Objects.requireNonNull(capacity, CpuCapacity.ATTRIBUTE);
+    }
+
+    public CpuCapacity getCapacity() {
+        return capacity;
+    }
+
+    /**
+     * Why {@link CpuCapacity#MEASURED} cannot work here, for the adapter to log once at start-up (each refresh
+     * falls back silently to the allocation); empty when it can, or when it is not asked for.
+     */
+    public Optional<String> measuredCapacityProblem() {
+        if (capacity != CpuCapacity.MEASURED) {
+            return Optional.empty();
+        }
+        try {
+            neighbours.measure();
+            return Optional.empty();
+        } catch (IOException | RuntimeException e) {
+            return Optional.of(CpuCapacity.ATTRIBUTE + "=\"" + CpuCapacity.MEASURED.attributeValue()
+                    + "\" cannot read what other processes use of this JVM's CPUs (" + e
+                    + "); planning for the allocation only");
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.tlsadmit.cpumanager.config;
 
+import io.tlsadmit.admission.cpu.CpuList;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -86,7 +87,7 @@ public final class ConfigFile {
                     + " as; 1 = the kernel's default), was '" + weight + "'");
         }
         Duration quotaPeriod = quotaPeriod(root.getOrDefault("quotaPeriod", DEFAULT_QUOTA_PERIOD.toMillis() + "ms"));
-        CpuCapacity capacity = capacity(root.getOrDefault("capacity", CpuCapacity.MEASURED.key()));
+        ShareableCpus capacity = capacity(root.getOrDefault("capacity", ShareableCpus.MEASURED.key()));
         List<Application> applications = applications(required(root, "applications"), baseDirectory);
 
         if (!(minCpus >= 0) || Double.isInfinite(minCpus)) {
@@ -179,8 +180,8 @@ public final class ConfigFile {
         }
     }
 
-    private static CpuCapacity capacity(Object value) throws ConfigException {
-        for (CpuCapacity capacity : CpuCapacity.values()) {
+    private static ShareableCpus capacity(Object value) throws ConfigException {
+        for (ShareableCpus capacity : ShareableCpus.values()) {
             if (capacity.key().equals(String.valueOf(value).trim())) {
                 return capacity;
             }

@@ -20,7 +20,7 @@ import java.util.List;
  */
 public record ManagerConfig(List<Integer> cpus, Duration period, Enforcement enforcement, boolean share,
                             double minCpus, int metricsPort, Duration quotaPeriod, int weightPerCpu,
-                            CpuCapacity capacity, List<Application> applications) {
+                            ShareableCpus capacity, List<Application> applications) {
 
     public ManagerConfig {
         cpus = List.copyOf(cpus);

@@ -1,6 +1,6 @@
 package io.tlsadmit.cpumanager.enforcement;
 
-import io.tlsadmit.cpumanager.config.CpuList;
+import io.tlsadmit.admission.cpu.CpuList;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package io.tlsadmit.cpumanager.metrics;
 
-import io.tlsadmit.cpumanager.config.CpuList;
+import io.tlsadmit.admission.cpu.CpuList;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;

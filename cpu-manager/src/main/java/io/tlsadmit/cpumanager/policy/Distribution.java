@@ -7,8 +7,8 @@ import java.util.List;
  * The period's decision for an enforcement mode: fractions for quotas, whole CPUs for affinity, or both.
  *
  * <p>The shares are of the CPUs {@code available} (the {@code cpus} less what other processes use on them,
- * {@code capacity.Capacity}): that is what each gate is told and plans its admission for. The quotas are not cut to
- * it: what the others used is added back to them as headroom, split by priority like the spare. Why: a quota is a
+ * {@code io.tlsadmit.admission.cpu.Capacity}): that is what each gate is told and plans its admission for. The quotas
+ * are not cut to it: what the others used is added back to them as headroom, split by priority like the spare. Why: a quota is a
  * ceiling, and a server held at exactly its measured share could never take back what a neighbour took while it
  * did not need it. With a busy neighbour (a batch job, a load generator running behind) every CPU the servers left
  * unused in a period would be the others' in the next measurement, and the servers' share would only ever shrink.

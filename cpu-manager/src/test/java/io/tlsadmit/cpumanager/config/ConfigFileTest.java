@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tlsadmit.admission.cpu.CpuList;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -42,7 +43,7 @@ class ConfigFileTest {
         assertEquals(9464, config.metricsPort());
         assertEquals(Duration.ofMillis(100), config.quotaPeriod(), "the default CFS period: the kernel's");
         assertEquals(64, config.weightPerCpu(), "an assigned CPU weighs as 64 busy threads");
-        assertEquals(CpuCapacity.MEASURED, config.capacity(), "the cpus less what other processes use on them");
+        assertEquals(ShareableCpus.MEASURED, config.capacity(), "the cpus less what other processes use on them");
         assertEquals(List.of(new Application("shop", Path.of("/path/to/catalina.pid"), 2),
                 new Application("blog", Path.of("/path/to/other/catalina.pid"), 1)), config.applications());
     }
@@ -64,9 +65,9 @@ class ConfigFileTest {
 
     @Test
     void allCpusAreSharedOutOnlyWhenAsked() throws ConfigException {
-        assertEquals(CpuCapacity.ALL, file.parse(ISSUE_EXAMPLE.replace("minCpus: 0.1", "capacity: all"), Path.of("/etc"))
+        assertEquals(ShareableCpus.ALL, file.parse(ISSUE_EXAMPLE.replace("minCpus: 0.1", "capacity: all"), Path.of("/etc"))
                 .capacity());
-        assertEquals(CpuCapacity.MEASURED, file.parse(ISSUE_EXAMPLE.replace("minCpus: 0.1", "capacity: measured"),
+        assertEquals(ShareableCpus.MEASURED, file.parse(ISSUE_EXAMPLE.replace("minCpus: 0.1", "capacity: measured"),
                 Path.of("/etc")).capacity());
     }
 

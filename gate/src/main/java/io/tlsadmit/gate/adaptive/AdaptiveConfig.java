@@ -2,6 +2,7 @@ package io.tlsadmit.gate.adaptive;
 
 import io.tlsadmit.admission.control.AdmissionController;
 import io.tlsadmit.admission.cpu.CompilerThreadsCpu;
+import io.tlsadmit.admission.cpu.CpuCapacity;
 import io.tlsadmit.peek.NativePeek;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
@@ -15,22 +16,26 @@ import java.util.OptionalLong;
  * are the controller's: a value outside one fails {@link #newController} with a message naming the setting.
  *
  * @param cpus                       CPUs to plan for; 0 = detect (cgroup quota, affinity)
+ * @param cpuCapacity                whether the detected CPUs exclude what other processes use of the affinity mask
  * @param targetUtilization          share of those CPUs handshakes and everything else may use, in (0, 1]
  * @param controlPeriod              how often the rate is recomputed
  * @param minFullHandshakesPerSecond the rate never goes below this
  * @param queueDelayTarget           mean wait of new connections above which the rate is cut
  * @param initialFullHandshakeCost   CPU time of one full handshake assumed until one is measured
  */
-public record AdaptiveConfig(OptionalDouble cpus, OptionalDouble targetUtilization, Optional<Duration> controlPeriod,
-        OptionalDouble minFullHandshakesPerSecond, Optional<Duration> queueDelayTarget,
+public record AdaptiveConfig(OptionalDouble cpus, Optional<CpuCapacity> cpuCapacity, OptionalDouble targetUtilization,
+        Optional<Duration> controlPeriod, OptionalDouble minFullHandshakesPerSecond, Optional<Duration> queueDelayTarget,
         Optional<Duration> initialFullHandshakeCost) {
 
+    private static final System.Logger LOG = System.getLogger(AdaptiveConfig.class.getName());
+
     /** Every setting at the controller's default. */
-    public static final AdaptiveConfig DEFAULTS = new AdaptiveConfig(OptionalDouble.empty(), OptionalDouble.empty(),
-            Optional.empty(), OptionalDouble.empty(), Optional.empty(), Optional.empty());
+    public static final AdaptiveConfig DEFAULTS = new AdaptiveConfig(OptionalDouble.empty(), Optional.empty(),
+            OptionalDouble.empty(), Optional.empty(), OptionalDouble.empty(), Optional.empty(), Optional.empty());
 
     public AdaptiveConfig {
         java.util.Objects.requireNonNull(cpus, AdmissionController.CPUS);
+        java.util.Objects.requireNonNull(cpuCapacity, AdmissionController.CPU_CAPACITY);
         java.util.Objects.requireNonNull(targetUtilization, AdmissionController.TARGET_UTILIZATION);
         java.util.Objects.requireNonNull(controlPeriod, AdmissionController.CONTROL_PERIOD);
         java.util.Objects.requireNonNull(minFullHandshakesPerSecond, AdmissionController.MIN_RATE);
@@ -50,6 +55,7 @@ public record AdaptiveConfig(OptionalDouble cpus, OptionalDouble targetUtilizati
     public AdmissionController newController(OptionalDouble cap, OptionalLong burst) {
         AdmissionController controller = new AdmissionController();
         cpus.ifPresent(controller::setCpus);
+        cpuCapacity.ifPresent(controller::setCpuCapacity);
         targetUtilization.ifPresent(controller::setTargetUtilization);
         controlPeriod.ifPresent(period -> controller.setControlPeriod(period.toMillis()));
         queueDelayTarget.ifPresent(delay -> controller.setQueueDelayTarget(delay.toMillis()));
@@ -72,6 +78,8 @@ public record AdaptiveConfig(OptionalDouble cpus, OptionalDouble targetUtilizati
         // the allocation was first read before cpus and the affinity probe were set: read it again, so that the
         // start-up log line and JMX report what the first control period will plan for
         controller.allocation().refresh();
+        controller.allocation().measuredCapacityProblem().ifPresent(problem -> LOG.log(System.Logger.Level.WARNING,
+                "tlsadmit: " + problem));
         return controller;
     }
 

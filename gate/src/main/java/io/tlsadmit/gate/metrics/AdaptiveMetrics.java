@@ -40,6 +40,12 @@ final class AdaptiveMetrics {
             boolean cpuTimer) {
         gauge(registry, connector, controller, "tlsadmit.cpus.allocated",
                 "CPUs this JVM may use now (cgroup quota, affinity, cpus, cpusAssigned)", AdmissionController::cpusAllocated);
+        // No source label on the allocation: a label whose value changes would start a new series each time. What
+        // cpuCapacity="measured" subtracts is a gauge of its own instead.
+        gauge(registry, connector, controller, "tlsadmit.cpus.neighbours",
+                "cpuCapacity=measured: CPUs other processes used of this JVM's affinity mask (the largest of the last"
+                        + " 3 periods), taken out of tlsadmit_cpus_allocated; NaN when not measured",
+                c -> c.allocation().lastReading().neighbourCpus());
         gauge(registry, connector, controller, "tlsadmit.cpus.requested",
                 "CPUs the current arrivals would need at the target utilization", AdmissionController::cpusRequested);
         // Why the rate is what it is: CPU already taken by admitted work, what a full handshake costs, how hard

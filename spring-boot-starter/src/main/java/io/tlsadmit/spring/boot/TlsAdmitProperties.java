@@ -27,8 +27,8 @@ public class TlsAdmitProperties {
     static final Set<String> CONNECTOR_ATTRIBUTES = Set.of("budget", "maxFullHandshakesPerSecond",
             "fullHandshakeBurst", "connectionsPerNewUser", RefuseAction.ATTRIBUTE, "nativePeek",
             RenegotiationPolicy.ATTRIBUTE, "helloTimeout", "maxPendingHellos", "maxPendingHellosPerSource",
-            "shortestWorkFirst", "warmUpHandshakes", "cpus", "targetUtilization", "controlPeriod", "minFullHandshakesPerSecond",
-            "queueDelayTarget", "initialFullHandshakeCost", "mode", "bypassAddresses");
+            "shortestWorkFirst", "warmUpHandshakes", "cpus", "cpuCapacity", "targetUtilization", "controlPeriod",
+            "minFullHandshakesPerSecond", "queueDelayTarget", "initialFullHandshakeCost", "mode", "bypassAddresses");
 
     /** Which budget decides new full handshakes (the gate's {@code budget} attribute). */
     public enum BudgetKind {
@@ -113,6 +113,12 @@ public class TlsAdmitProperties {
     /** adaptive: CPUs to plan for instead of detecting them (cgroup quota, affinity); 0 = detect (the default). */
     private Double cpus;
 
+    /**
+     * adaptive: allocation (the default) plans for the CPUs this JVM may use (cgroup quota, affinity); measured also
+     * subtracts what other processes use of the affinity mask's CPUs (Linux /proc).
+     */
+    private String cpuCapacity;
+
     /** adaptive: share of the allocated CPUs the budget plans to use, in (0, 1] (default 0.97). */
     private Double targetUtilization;
 
@@ -180,6 +186,7 @@ public class TlsAdmitProperties {
         put(attributes, "shortestWorkFirst", shortestWorkFirst);
         put(attributes, "warmUpHandshakes", warmUpHandshakes);
         put(attributes, "cpus", cpus);
+        put(attributes, "cpuCapacity", cpuCapacity);
         put(attributes, "targetUtilization", targetUtilization);
         put(attributes, "controlPeriod", controlPeriod == null ? null : controlPeriod.toMillis());
         put(attributes, "minFullHandshakesPerSecond", minFullHandshakesPerSecond);
@@ -312,6 +319,14 @@ public class TlsAdmitProperties {
 
     public void setCpus(Double cpus) {
         this.cpus = cpus;
+    }
+
+    public String getCpuCapacity() {
+        return cpuCapacity;
+    }
+
+    public void setCpuCapacity(String cpuCapacity) {
+        this.cpuCapacity = cpuCapacity;
     }
 
     public Double getTargetUtilization() {

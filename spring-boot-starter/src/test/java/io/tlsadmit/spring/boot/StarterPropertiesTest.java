@@ -119,6 +119,7 @@ class StarterPropertiesTest {
         "tlsadmit.budget=dynamic                     | tlsadmit.budget",
         "tlsadmit.connections-per-new-user=100       | tlsadmit.connections-per-new-user",
         "tlsadmit.mode=dry-run                       | tlsadmit.mode",
+        "tlsadmit.cpu-capacity=shared                | tlsadmit.cpu-capacity",
         "tlsadmit.bypass-addresses=probes.internal   | tlsadmit.bypass-addresses",
         "tlsadmit.metrics-path=metrics               | tlsadmit.metrics-path"})
     void aBadValueFailsTheStartNamingTheProperty(String setting, String property, CapturedOutput output) {

@@ -27,6 +27,7 @@ class TlsAdmitPropertiesTest {
         properties.setShortestWorkFirst(false);
         properties.setWarmUpHandshakes(8);
         properties.setCpus(1.5);
+        properties.setCpuCapacity("measured");
         properties.setTargetUtilization(0.7);
         properties.setControlPeriod(Duration.ofMillis(100));
         properties.setMinFullHandshakesPerSecond(2.0);

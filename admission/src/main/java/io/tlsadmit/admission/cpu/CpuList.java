@@ -1,4 +1,4 @@
-package io.tlsadmit.cpumanager.config;
+package io.tlsadmit.admission.cpu;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.tlsadmit.cpumanager.capacity;
+package io.tlsadmit.admission.cpu;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -52,5 +52,14 @@ public record CpuTicks(long busy, long total) {
     public double busyCpusSince(CpuTicks earlier, int cpus) {
         long elapsed = total - earlier.total;
         return elapsed <= 0 ? Double.NaN : (double) cpus * (busy - earlier.busy) / elapsed;
+    }
+
+    /**
+     * {@code ticks} of CPU time some process spent from {@code earlier} to this reading, as a number of CPUs on the
+     * same scale as {@link #busyCpusSince}, so that the two can be subtracted. NaN when no tick passed.
+     */
+    public double cpusSince(CpuTicks earlier, int cpus, long ticks) {
+        long elapsed = total - earlier.total;
+        return elapsed <= 0 ? Double.NaN : (double) cpus * ticks / elapsed;
     }
 }

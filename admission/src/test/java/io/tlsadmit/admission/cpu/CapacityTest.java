@@ -1,4 +1,4 @@
-package io.tlsadmit.cpumanager.capacity;
+package io.tlsadmit.admission.cpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

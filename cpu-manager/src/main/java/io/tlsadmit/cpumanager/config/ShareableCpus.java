@@ -2,8 +2,8 @@ package io.tlsadmit.cpumanager.config;
 
 import java.util.Locale;
 
-/** Which CPUs the manager shares out each period (the {@code capacity} key; see {@code capacity.Capacity}). */
-public enum CpuCapacity {
+/** Which CPUs the manager shares out each period (the {@code capacity} key; see {@code io.tlsadmit.admission.cpu.Capacity}). */
+public enum ShareableCpus {
     /** The {@code cpus} less what processes the manager does not manage used on them, measured each period. */
     MEASURED,
     /** All of {@code cpus}, as the study's manager on a host of its own. */

@@ -1,0 +1,120 @@
+package io.tlsadmit.admission.cpu;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The CPUs of this JVM's affinity mask less what other processes used of them, measured between two calls of
+ * {@link #measure()} ({@code cpuCapacity="measured"}).
+ *
+ * <p>Why: an affinity mask, a quota and {@code cpusAssigned} say what the JVM may use, not what it gets. On
+ * 2026-11-25 a Tomcat pinned to CPUs 0-1 while the load generator busied CPU 1 got 1.3–1.4 CPUs; the budget planned
+ * for 2, over-admitted, and kept 0.74 of its peak at twice the knee where a static cap kept all of it
+ * (docs/benchmarks.md section 4). The others' use is what the CPU manager's {@code capacity: measured} subtracts
+ * too, and is computed the same way ({@link Capacity}, {@link CpuTicks}).
+ *
+ * <p>All three inputs are in the kernel's USER_HZ ticks, so no clock and no tick rate is needed: the mask's CPUs'
+ * busy ticks in {@code /proc/stat} (steal counted: the hypervisor gave that time to someone else), this process's
+ * {@code utime + stime} in {@code /proc/self/stat}, and the mask's elapsed ticks, idle included, as the time
+ * base. The mask is {@code Cpus_allowed_list} of {@code /proc/self/status}, the same the affinity count comes from.
+ *
+ * <p>Thread-safe: {@link CpuAllocation#refresh()} runs on the control thread and, at start-up, on the thread
+ * applying the settings.
+ */
+final class NeighbourCpus {
+
+    /**
+     * The CPU never planned below, per CPU of the mask. A budget planned for nothing would admit only its minimum
+     * rate, and a neighbour that took a CPU while the JVM was idle need not hold it once the JVM competes (the
+     * scheduler shares a CPU between the runnable), so the floor leaves the budget something to measure its own
+     * cost with. 10 % matches the CPU manager's usual {@code minCpus: 0.1} per server.
+     */
+    static final double FLOOR_PER_CPU = 0.1;
+
+    /**
+     * The shortest interval measured, in ticks per CPU of the mask (100 ms at USER_HZ 100). Settings applied at
+     * start-up refresh the allocation moments apart; over a few ticks one tick more or less is a large share, and
+     * the others' largest of the window would hold such an error for three periods.
+     */
+    static final long MIN_TICKS_PER_CPU = 10;
+
+    /**
+     * @param maskCpus    the CPUs in the affinity mask
+     * @param othersCpus  the largest the other processes used in the last {@link Capacity#WINDOW} intervals, in
+     *                    CPUs; NaN before the first interval
+     * @param usableCpus  {@code maskCpus} less {@code othersCpus}, at least the floor; {@code maskCpus} before the
+     *                    first interval
+     */
+    record Usable(int maskCpus, double othersCpus, double usableCpus) {
+    }
+
+    private final Path fsRoot;
+    private List<Integer> mask;
+    private CpuTicks mark;
+    private long ownMark;
+    private final List<Double> others = new ArrayList<>();
+
+    NeighbourCpus(Path fsRoot) {
+        this.fsRoot = Objects.requireNonNull(fsRoot, "fsRoot");
+    }
+
+    /**
+     * Reads the counters again and, when at least {@link #MIN_TICKS_PER_CPU} passed since the last interval
+     * ended, adds one more interval to the window.
+     *
+     * @throws IOException when {@code /proc} cannot be read (not Linux, a restricted container)
+     * @throws RuntimeException when it reads as something unexpected
+     */
+    synchronized Usable measure() throws IOException {
+        List<Integer> maskNow = CpuList.parse(allowedCpus());
+        if (!maskNow.equals(mask)) {
+            // Other CPUs, other neighbours: what was seen on the old mask says nothing about the new one.
+            mask = maskNow;
+            mark = null;
+            others.clear();
+        }
+        int cpus = mask.size();
+        CpuTicks now = CpuTicks.read(fsRoot, mask);
+        long own = ownTicks();
+        if (mark == null || now.total() < mark.total() || now.busy() < mark.busy() || own < ownMark) {
+            // The first reading, or counters that went backwards (a CPU taken offline loses its line, and with it
+            // its counts): start a new interval rather than measure across the jump.
+            mark = now;
+            ownMark = own;
+        } else if (now.total() - mark.total() >= MIN_TICKS_PER_CPU * cpus) {
+            double busy = now.busyCpusSince(mark, cpus);
+            double mine = now.cpusSince(mark, cpus, own - ownMark);
+            // At most the mask: a CPU coming online adds its counts since boot to one interval, busy and idle in
+            // proportion, so the interval reads the right order of magnitude but may not be exact.
+            others.add(Math.min(cpus, Capacity.others(busy, mine)));
+            while (others.size() > Capacity.WINDOW) {
+                others.remove(0);
+            }
+            mark = now;
+            ownMark = own;
+        }
+        double largest = others.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+        return new Usable(cpus, largest, Capacity.available(cpus, FLOOR_PER_CPU * cpus, others));
+    }
+
+    private String allowedCpus() throws IOException {
+        for (String line : Files.readAllLines(fsRoot.resolve("proc/self/status"))) {
+            if (line.startsWith("Cpus_allowed_list:")) {
+                return line.substring("Cpus_allowed_list:".length()).trim();
+            }
+        }
+        throw new IOException("no Cpus_allowed_list in " + fsRoot.resolve("proc/self/status"));
+    }
+
+    /** This process's {@code utime + stime}: the 14th and 15th fields, counted after the command's closing ')'. */
+    private long ownTicks() throws IOException {
+        String stat = Files.readString(fsRoot.resolve("proc/self/stat"));
+        // the command may contain spaces and parentheses of its own; the last ')' ends it
+        String[] f = stat.substring(stat.lastIndexOf(')') + 1).trim().split("\\s+");
+        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    }
+}

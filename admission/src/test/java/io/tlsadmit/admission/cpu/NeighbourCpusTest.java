@@ -1,0 +1,260 @@
+package io.tlsadmit.admission.cpu;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.tlsadmit.admission.cpu.CpuAllocation.Source;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * {@code cpuCapacity="measured"}: the CPUs planned for are the affinity mask's less what other processes used of
+ * them. Each period here is 100 ticks (1 s at USER_HZ 100) of every CPU, written into a fake {@code /proc} as the
+ * kernel counts: {@code /proc/stat}'s per-CPU lines, this process's {@code utime stime} in {@code /proc/self/stat}.
+ */
+class NeighbourCpusTest {
+
+    private static final int TICKS = 100;
+
+    @TempDir
+    Path root;
+
+    private final long[] busy = new long[4];
+    private final long[] idle = new long[4];
+    private long own;
+    private CpuAllocation allocation;
+
+    @BeforeEach
+    void twoCpusMeasured() throws IOException {
+        mask("0-1");
+        writeCounters();
+        allocation = new CpuAllocation(root, () -> 2);
+        allocation.setCapacity(CpuCapacity.MEASURED);
+        allocation.refresh(); // the first reading only marks where the first period starts
+    }
+
+    /** One period: CPU {@code i} busy {@code busyTicks[i]} of {@link #TICKS}, {@code ownTicks} of it this JVM's. */
+    private CpuAllocation.Reading period(long ownTicks, long... busyTicks) throws IOException {
+        return shortPeriod(TICKS, ownTicks, busyTicks);
+    }
+
+    /** A period of {@code ticks} per CPU rather than {@link #TICKS}. */
+    private CpuAllocation.Reading shortPeriod(long ticks, long ownTicks, long... busyTicks) throws IOException {
+        for (int cpu = 0; cpu < busyTicks.length; cpu++) {
+            busy[cpu] += busyTicks[cpu];
+            idle[cpu] += ticks - busyTicks[cpu];
+        }
+        own += ownTicks;
+        writeCounters();
+        return allocation.refresh();
+    }
+
+    /** Both CPUs fully busy, {@code others} CPUs of it not this JVM's: the simplest period to read. */
+    private CpuAllocation.Reading periodWithOthers(double others) throws IOException {
+        return period(Math.round((2 - others) * TICKS), TICKS, TICKS);
+    }
+
+    private void mask(String cpus) throws IOException {
+        write("proc/self/status", "Name:\tjava\nCpus_allowed:\t3\nCpus_allowed_list:\t" + cpus + "\nvoluntary_ctxt_switches:\t1\n");
+    }
+
+    private void writeCounters() throws IOException {
+        StringBuilder stat = new StringBuilder("cpu  0 0 0 0 0 0 0 0 0 0\n");
+        for (int cpu = 0; cpu < busy.length; cpu++) {
+            // the busy ticks split over user, system and steal: every one of them is CPU the JVM did not have
+            long user = busy[cpu] / 2;
+            long steal = busy[cpu] / 10;
+            stat.append("cpu").append(cpu).append(' ').append(user).append(" 0 ").append(busy[cpu] - user - steal)
+                    .append(' ').append(idle[cpu]).append(" 0 0 0 ").append(steal).append(" 0 0\n");
+        }
+        stat.append("intr 1 0\nctxt 2\n");
+        write("proc/stat", stat.toString());
+        // a command with a space and a parenthesis of its own: fields are counted after the last ')'
+        write("proc/self/stat", "4242 (java (main)) S 1 4242 4242 0 -1 4194560 100 0 0 0 " + (own / 3) + " "
+                + (own - own / 3) + " 0 0 20 0 42 0 100 0 0\n");
+    }
+
+    private void write(String path, String content) throws IOException {
+        Path file = root.resolve(path);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, content);
+    }
+
+    @Test
+    void aNeighbourUsingSixTenthsOfCpu1LeavesOnePointFour() throws IOException {
+        // CPU 0 all ours; CPU 1 busy all period, 0.4 of it ours and 0.6 the neighbour's
+        CpuAllocation.Reading reading = period(140, TICKS, TICKS);
+        assertEquals(1.4, reading.cpus(), 1e-9);
+        assertEquals(Source.NEIGHBOURS, reading.source());
+        assertEquals(0.6, reading.neighbourCpus(), 1e-9);
+    }
+
+    @Test
+    void idleCpusAreNotTakenByAnyone() throws IOException {
+        CpuAllocation.Reading reading = period(50, 30, 20);
+        assertEquals(2.0, reading.cpus(), 1e-9);
+        assertEquals(Source.AFFINITY, reading.source());
+        assertEquals(0.0, reading.neighbourCpus(), 1e-9);
+    }
+
+    @ParameterizedTest(name = "others {0} -> planned for {1}")
+    @CsvSource(delimiter = '|', value = {
+            "0.2 ; 1.2 ; 0.2 ; 0.2 ; 0.2 | 1.8 ; 0.8 ; 0.8 ; 0.8 ; 1.8",  // a burst is held 3 periods, then released
+            "0.5 ; 0.3 ; 0.4 ; 0.1       | 1.5 ; 1.5 ; 1.5 ; 1.6",        // noise: the largest of the last 3
+            "1.9 ; 2.0                   | 0.2 ; 0.2",                    // taken by others: the floor, 10 % of 2
+    })
+    void theLargestOfTheLastThreePeriodsWithAFloor(String othersPerPeriod, String plannedPerPeriod) throws IOException {
+        String[] others = othersPerPeriod.split(";");
+        String[] planned = plannedPerPeriod.split(";");
+        for (int i = 0; i < others.length; i++) {
+            CpuAllocation.Reading reading = periodWithOthers(Double.parseDouble(others[i].trim()));
+            assertEquals(Double.parseDouble(planned[i].trim()), reading.cpus(), 1e-9, "period " + i);
+        }
+    }
+
+    @Test
+    void anExplicitCpusStillWinsAndTheOthersAreStillMeasured() throws IOException {
+        allocation.setCpus(3);
+        CpuAllocation.Reading reading = periodWithOthers(0.6);
+        assertEquals(3.0, reading.cpus());
+        assertEquals(Source.OVERRIDE, reading.source());
+        assertEquals(0.6, reading.neighbourCpus(), 1e-9);
+        allocation.setCpus(0);
+        assertEquals(1.4, allocation.refresh().cpus(), 1e-9, "the window was kept: no period planned for 2");
+    }
+
+    @Test
+    void aLowerQuotaOrAssignmentStillWins() throws IOException {
+        write("proc/self/mountinfo", "30 24 0:26 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n");
+        write("proc/self/cgroup", "0::/app\n");
+        write("sys/fs/cgroup/app/cpu.max", "100000 100000\n");
+        CpuAllocation.Reading reading = periodWithOthers(0.6);
+        assertEquals(1.0, reading.cpus(), 1e-9);
+        assertEquals(Source.CGROUP_V2, reading.source());
+
+        write("sys/fs/cgroup/app/cpu.max", "150000 100000\n");
+        reading = allocation.refresh();
+        assertEquals(1.4, reading.cpus(), 1e-9, "a quota of 1.5 on two CPUs of which others take 0.6");
+        assertEquals(Source.NEIGHBOURS, reading.source());
+
+        allocation.setCpusAssigned(1.2);
+        assertEquals(Source.ASSIGNED, allocation.refresh().source());
+    }
+
+    @Test
+    void allocationTheDefaultDoesNotSubtractTheNeighbours() throws IOException {
+        CpuAllocation byAllocation = new CpuAllocation(root, () -> 2);
+        assertEquals(CpuCapacity.ALLOCATION, byAllocation.getCapacity());
+        periodWithOthers(0.6);
+        CpuAllocation.Reading reading = byAllocation.refresh();
+        assertEquals(2.0, reading.cpus());
+        assertEquals(Source.AFFINITY, reading.source());
+        assertTrue(Double.isNaN(reading.neighbourCpus()));
+        assertTrue(byAllocation.measuredCapacityProblem().isEmpty(), "nothing to report when not asked for");
+    }
+
+    @Test
+    void unreadableProcLeavesTheAllocationAsItWas() throws IOException {
+        for (String missing : List.of("proc/stat", "proc/self/stat", "proc/self/status")) {
+            periodWithOthers(0.6);
+            Files.delete(root.resolve(missing));
+            CpuAllocation.Reading reading = allocation.refresh();
+            assertEquals(2.0, reading.cpus(), missing);
+            assertEquals(Source.AFFINITY, reading.source(), missing);
+            assertTrue(Double.isNaN(reading.neighbourCpus()), missing);
+            assertTrue(allocation.measuredCapacityProblem().orElseThrow().startsWith("cpuCapacity=\"measured\" "),
+                    missing);
+            writeCounters();
+            mask("0-1");
+        }
+        write("proc/self/stat", "garbage");
+        assertEquals(2.0, allocation.refresh().cpus(), "a file that reads as something else");
+    }
+
+    @Test
+    void countersThatGoBackwardsAreNotMeasuredAcross() throws IOException {
+        periodWithOthers(0.6);
+        // CPU 1 offline: its line is gone, the sums drop
+        busy[1] = 0;
+        idle[1] = 0;
+        writeCounters();
+        CpuAllocation.Reading reading = allocation.refresh();
+        assertEquals(0.6, reading.neighbourCpus(), 1e-9, "no new period from the jump");
+        assertEquals(1.4, reading.cpus(), 1e-9);
+        // and back with its counts since boot: at most the mask, never a huge value
+        busy[1] = 50_000;
+        idle[1] = 10;
+        CpuAllocation.Reading back = period(0, TICKS, TICKS);
+        assertTrue(back.neighbourCpus() >= 0 && back.neighbourCpus() <= 2, back.toString());
+        assertTrue(back.cpus() >= 0.2 && back.cpus() <= 2, back.toString());
+    }
+
+    @Test
+    void aNewMaskStartsAfresh() throws IOException {
+        periodWithOthers(1.2);
+        mask("0-2");
+        CpuAllocation.Reading reading = allocation.refresh();
+        assertTrue(Double.isNaN(reading.neighbourCpus()), "what was seen on CPUs 0-1 says nothing of CPUs 0-2");
+        assertEquals(2.0, reading.cpus(), "the affinity count decides until a period is measured");
+    }
+
+    @Test
+    void aPeriodTooShortToMeasureIsLeftToGrow() throws IOException {
+        // settings applied at start-up refresh moments apart: 3 ticks would read the neighbour's 1 tick as 0.33
+        CpuAllocation.Reading reading = shortPeriod(3, 5, 3, 3);
+        assertTrue(Double.isNaN(reading.neighbourCpus()), reading.toString());
+        reading = shortPeriod(TICKS - 3, 140 - 5, TICKS - 3, TICKS - 3);
+        assertEquals(0.6, reading.neighbourCpus(), 1e-9, "the short reading was the start of this period");
+    }
+
+    /**
+     * This machine's real {@code /proc}: a shell spinning on CPU 0 is another process on this JVM's CPUs. Only its
+     * being seen is checked (at least half a CPU of the one it spins on); the rest of the host may add to it.
+     */
+    @Test
+    void aBusyProcessOnOneOfOurCpusIsSeenAsANeighbour() throws Exception {
+        assumeTrue(new File("/proc/stat").canRead(), "needs Linux /proc");
+        assumeTrue(taskset() != null, "needs taskset (util-linux) to pin the busy process to CPU 0");
+        String allowed = Files.readAllLines(Path.of("/proc/self/status")).stream()
+                .filter(line -> line.startsWith("Cpus_allowed_list:")).findFirst().orElseThrow()
+                .substring("Cpus_allowed_list:".length()).trim();
+        List<Integer> mask = CpuList.parse(allowed);
+        assumeTrue(mask.contains(0), "this JVM may not run on CPU 0 (mask " + allowed + ")");
+
+        CpuAllocation real = new CpuAllocation();
+        real.setCapacity(CpuCapacity.MEASURED);
+        assertTrue(real.measuredCapacityProblem().isEmpty(), real.measuredCapacityProblem().toString());
+        Process spinner = new ProcessBuilder(taskset(), "-c", "0", "sh", "-c", "while :; do :; done").start();
+        try {
+            Thread.sleep(300); // spinning
+            real.refresh();
+            Thread.sleep(1_000);
+            CpuAllocation.Reading reading = real.refresh();
+            assertTrue(reading.neighbourCpus() >= 0.5, reading.toString());
+            assertTrue(reading.cpus() <= mask.size() - 0.5, reading.toString());
+        } finally {
+            spinner.destroyForcibly();
+            spinner.waitFor(5, TimeUnit.SECONDS);
+        }
+    }
+
+    private static String taskset() {
+        for (String dir : List.of("/usr/bin", "/bin", "/usr/sbin", "/sbin")) {
+            if (Files.isExecutable(Path.of(dir, "taskset"))) {
+                return dir + "/taskset";
+            }
+        }
+        return null;
+    }
+}
