@@ -51,7 +51,8 @@ public record ExperimentOptions(
             usage: bin/experiment [options]
               --quick                 the demo: stock vs adaptive, 6 steps of 10 s (a minute of load a mode) at
                                       10,20,40,80,160,320 new users/s, RSA-4096
-              --modes LIST            stock,static,adaptive,haproxy,haproxy-reject,haproxy-hello (default: all)
+              --modes LIST            stock,static,adaptive,haproxy,haproxy-reject,haproxy-hello (default: all these);
+                                      adaptive-nice: adaptive with fullHandshakeNice=19, beside adaptive
               --multipliers LIST      new users/s as multiples of the knee (default 0.5,1,2,4,8)
               --rates LIST            new users/s as absolute values; skips the knee search
               --knee N                the knee in new users/s; skips the knee search
@@ -104,7 +105,7 @@ public record ExperimentOptions(
     public static ExperimentOptions parse(String[] args) {
         boolean quick = List.of(args).contains("--quick");
         List<Mode> modes = quick ? List.of(Mode.STOCK, Mode.ADAPTIVE)
-                : List.of(Mode.values());
+                : Mode.defaults();
         List<Double> multipliers = List.of(0.5, 1.0, 2.0, 4.0, 8.0);
         List<Double> rates = quick ? List.of(10.0, 20.0, 40.0, 80.0, 160.0, 320.0) : List.of();
         double knee = 0;

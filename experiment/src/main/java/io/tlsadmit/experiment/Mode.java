@@ -1,5 +1,6 @@
 package io.tlsadmit.experiment;
 
+import java.util.List;
 import java.util.Locale;
 
 /** What stands between the users and RUBiS in one leg of the experiment. */
@@ -10,6 +11,11 @@ public enum Mode {
     STATIC,
     /** The tlsadmit gate with its default, adaptive budget. */
     ADAPTIVE,
+    /**
+     * The adaptive budget with new clients' signatures on threads at nice 19 ({@code fullHandshakeNice="19"}),
+     * beside {@link #ADAPTIVE} to measure what the priority changes; not among the default modes.
+     */
+    ADAPTIVE_NICE,
     /** HAProxy terminates TLS with {@code maxsslrate} in front of Tomcat's plain HTTP connector. */
     HAPROXY,
     /**
@@ -29,7 +35,17 @@ public enum Mode {
     }
 
     public boolean gated() {
-        return this == STATIC || this == ADAPTIVE;
+        return this == STATIC || this == ADAPTIVE || this == ADAPTIVE_NICE;
+    }
+
+    /** The gate's {@code budget} attribute: static or adaptive; empty for the ungated modes. */
+    public String budget() {
+        return this == STATIC ? "static" : gated() ? "adaptive" : "";
+    }
+
+    /** The modes a run has when {@code --modes} is not given: every one but the variants that measure a setting. */
+    public static List<Mode> defaults() {
+        return java.util.Arrays.stream(values()).filter(mode -> mode != ADAPTIVE_NICE).toList();
     }
 
     /** HAProxy terminates TLS in front of Tomcat's plain connector, with a rate found by a sweep of its own. */
@@ -56,7 +72,7 @@ public enum Mode {
                 return mode;
             }
         }
-        throw new IllegalArgumentException("unknown mode '" + text + "' (stock, static, adaptive, haproxy,"
+        throw new IllegalArgumentException("unknown mode '" + text + "' (stock, static, adaptive, adaptive-nice, haproxy,"
                 + " haproxy-reject, haproxy-hello)");
     }
 }

@@ -1,5 +1,6 @@
 package io.tlsadmit.tomcat;
 
+import io.tlsadmit.admission.HandshakeKind;
 import io.tlsadmit.admission.control.AdmissionController;
 import io.tlsadmit.classifier.ClientHello;
 import io.tlsadmit.classifier.Verdict;
@@ -13,6 +14,7 @@ import io.tlsadmit.gate.RenegotiationWatch;
 import io.tlsadmit.gate.ServerHelloObserver;
 import io.tlsadmit.gate.SlowHelloReason;
 import io.tlsadmit.gate.ThreadCpuClock;
+import io.tlsadmit.gate.priority.LowPriorityHandshakes;
 import io.tlsadmit.gate.source.PendingHellos;
 import io.tlsadmit.gate.source.SourcePrefix;
 import io.tlsadmit.tomcat.worker.WorkClass;
@@ -370,7 +372,34 @@ final class AdmissionChannel extends SecureNioChannel {
             netInBuffer.clear(); // nothing more is read from this connection; ends the unwrap loop of read()
             return sslEngine.getHandshakeStatus();
         }
+        LowPriorityHandshakes lowPriority = endpoint.lowPriorityHandshakes();
+        if (lowPriority != null && !handshakeComplete && !drivesByThread && isNewFullHandshake()) {
+            SSLEngine engine = sslEngine;
+            long cpu = lowPriority.run(() -> {
+                Runnable task;
+                while ((task = engine.getDelegatedTask()) != null) {
+                    task.run();
+                }
+            });
+            if (cpu >= 0) {
+                if (timesHandshakes) {
+                    admission.addHandshakeCpu(cpu); // the worker's own clock, around handshake(), did not see it
+                }
+                return engine.getHandshakeStatus();
+            }
+        }
         return super.tasks();
+    }
+
+    /**
+     * Whether this handshake's tasks are a new client's signature and key exchange: the server's first flight says
+     * so once sent (a TLS 1.2 client's key exchange comes after it); before it, the verdict does. A resumption the
+     * engine turns into a full handshake (an unknown ticket) is not known as one before its first flight: its
+     * signature runs on the worker.
+     */
+    private boolean isNewFullHandshake() {
+        HandshakeKind truth = serverHello.kind();
+        return truth != null ? truth == HandshakeKind.FULL : workClass() == WorkClass.NEW_FULL_HANDSHAKE;
     }
 
     @Override

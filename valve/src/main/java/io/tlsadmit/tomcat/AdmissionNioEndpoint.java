@@ -14,6 +14,7 @@ import io.tlsadmit.gate.SlowHelloReason;
 import io.tlsadmit.gate.source.AddressRanges;
 import io.tlsadmit.gate.source.PendingHellos;
 import io.tlsadmit.gate.source.SourcePrefix;
+import io.tlsadmit.gate.priority.LowPriorityHandshakes;
 import io.tlsadmit.gate.warmup.HandshakeWarmUp;
 import io.tlsadmit.peek.NativePeek;
 import io.tlsadmit.tomcat.worker.RankedWork;
@@ -64,6 +65,10 @@ public class AdmissionNioEndpoint extends NioEndpoint {
     private volatile boolean peekOnAccept;
     private volatile boolean shortestWorkFirst = true;
     private volatile int warmUpHandshakes = AdmissionNioProtocol.DEFAULT_WARM_UP_HANDSHAKES;
+    /** 0: full handshakes run on the worker that drives them; 1-19: on threads at that nice value. */
+    private volatile int fullHandshakeNice = AdmissionNioProtocol.DEFAULT_FULL_HANDSHAKE_NICE;
+    /** Built in {@link #startInternal()}, gone after {@link #stopInternal()}; null when not used. */
+    private volatile LowPriorityHandshakes lowPriorityHandshakes;
     private volatile long helloTimeoutNanos = Long.MAX_VALUE;
     private final HelloAdmission.Server helloServer = new HelloServer();
     private volatile AddressRanges bypassAddresses = AddressRanges.NONE;
@@ -148,6 +153,40 @@ public class AdmissionNioEndpoint extends NioEndpoint {
         @Override
         public boolean isSessionCached(String sniHostName, byte[] sessionId, int length) {
             return AdmissionNioEndpoint.this.isSessionCached(sniHostName, sessionId, length);
+        }
+    }
+
+    void fullHandshakeNice(int nice) {
+        this.fullHandshakeNice = nice;
+    }
+
+    /** Where admitted new full handshakes run their cryptography; null: on the worker, as Tomcat does. */
+    LowPriorityHandshakes lowPriorityHandshakes() {
+        return lowPriorityHandshakes;
+    }
+
+    @Override
+    public void startInternal() throws Exception {
+        int nice = fullHandshakeNice;
+        if (nice > 0 && gate != null && isSSLEnabled()) {
+            // Half the workers may wait for a signature; the other half stay free for pages whatever happens.
+            LowPriorityHandshakes handshakes = LowPriorityHandshakes.start(getName(), nice,
+                    Math.max(1, getMaxThreads() / 2));
+            lowPriorityHandshakes = handshakes;
+            getLog().info("tlsadmit: new full handshakes on " + getName() + " run on " + handshakes.threads()
+                    + " threads at nice " + nice + handshakes.unavailableReason().map(why -> " (unavailable: " + why
+                    + "; they run on the workers)").orElse(""));
+        }
+        super.startInternal();
+    }
+
+    @Override
+    public void stopInternal() {
+        super.stopInternal();
+        LowPriorityHandshakes handshakes = lowPriorityHandshakes;
+        lowPriorityHandshakes = null;
+        if (handshakes != null) {
+            handshakes.close();
         }
     }
 

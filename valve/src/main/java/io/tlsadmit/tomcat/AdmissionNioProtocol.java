@@ -45,6 +45,7 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
      * compiler included, 0.2–0.8 s with RSA-2048.
      */
     static final int DEFAULT_WARM_UP_HANDSHAKES = 64;
+    static final int DEFAULT_FULL_HANDSHAKE_NICE = 0;
     /** Ticks an adaptive budget while the connector runs; null when stopped or static. */
     private ControlLoop controlLoop;
     /** Checks once a second whether the connector started or stopped refusing, for the log; null when stopped. */
@@ -243,6 +244,14 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
     }
 
     /** Full TLS handshakes run in memory at start, so that the first clients do not pay for the JIT; 0 = none. */
+    public String getFullHandshakeNice() {
+        return attributes.getFullHandshakeNice();
+    }
+
+    public void setFullHandshakeNice(String nice) {
+        attributes.setFullHandshakeNice(nice);
+    }
+
     public String getWarmUpHandshakes() {
         return attributes.getWarmUpHandshakes();
     }
@@ -291,12 +300,14 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         boolean workerPriority;
         SlowHelloLimits slowHellos;
         int warmUp;
+        int handshakeNice;
         try {
             config = attributes.gateConfig();
             created = config.newGate(unquotedName());
             workerPriority = attributes.shortestWorkFirst();
             slowHellos = config.slowHelloLimits(getMaxConnections(), Duration.ofMillis(getConnectionTimeout()));
             warmUp = attributes.warmUpHandshakes();
+            handshakeNice = attributes.fullHandshakeNice();
         } catch (IllegalArgumentException e) {
             // Tomcat logs this and leaves the connector failed; the valve then stops the start.
             initFailure = "tlsadmit: invalid connector attribute on " + getName() + ": " + withPlaceholderHint(e.getMessage());
@@ -308,6 +319,7 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         endpoint.gate(created, config, slowHellos);
         endpoint.shortestWorkFirst(workerPriority);
         endpoint.warmUpHandshakes(warmUp);
+        endpoint.fullHandshakeNice(handshakeNice);
         super.init();
         registerMBean(created);
         AdmissionController adaptive = created.budget().view(AdmissionController.class).orElse(null);

@@ -27,6 +27,7 @@ final class ConnectorAttributes {
     static final String SHORTEST_WORK_FIRST = "shortestWorkFirst";
     static final String WARM_UP_HANDSHAKES = "warmUpHandshakes";
     static final int MAX_WARM_UP_HANDSHAKES = 10_000;
+    static final String FULL_HANDSHAKE_NICE = "fullHandshakeNice";
 
     /**
      * CPUs as decimal CPUs ({@code 1.5}) or as a Kubernetes CPU quantity in millicores ({@code 500m}): the
@@ -61,6 +62,7 @@ final class ConnectorAttributes {
     // the Tomcat adapter's own
     private String shortestWorkFirst = "true";
     private String warmUpHandshakes = Integer.toString(AdmissionNioProtocol.DEFAULT_WARM_UP_HANDSHAKES);
+    private String fullHandshakeNice = Integer.toString(AdmissionNioProtocol.DEFAULT_FULL_HANDSHAKE_NICE);
 
     /**
      * The gate's settings; the adaptive budget's attributes are read only with {@code budget="adaptive"}.
@@ -145,6 +147,20 @@ final class ConnectorAttributes {
         }
         throw new IllegalArgumentException(WARM_UP_HANDSHAKES + " must be a whole number of handshakes in [0, "
                 + MAX_WARM_UP_HANDSHAKES + "] (0 = no warm-up), was \"" + warmUpHandshakes + "\"");
+    }
+
+    /** @throws IllegalArgumentException naming the attribute */
+    int fullHandshakeNice() {
+        try {
+            int value = Integer.parseInt(fullHandshakeNice == null ? "" : fullHandshakeNice.trim());
+            if (value >= 0 && value <= 19) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(FULL_HANDSHAKE_NICE + " must be a Linux nice value in [0, 19] (0 = full"
+                + " handshakes run on the workers, 19 = the lowest priority), was \"" + fullHandshakeNice + "\"");
     }
 
     private int connectionsPerNewUser() {
@@ -439,5 +455,13 @@ final class ConnectorAttributes {
 
     void setWarmUpHandshakes(String value) {
         warmUpHandshakes = value;
+    }
+
+    String getFullHandshakeNice() {
+        return fullHandshakeNice;
+    }
+
+    void setFullHandshakeNice(String value) {
+        fullHandshakeNice = value;
     }
 }

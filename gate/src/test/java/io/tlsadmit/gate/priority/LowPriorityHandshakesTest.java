@@ -1,0 +1,102 @@
+package io.tlsadmit.gate.priority;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.tlsadmit.gate.ThreadCpuClock;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class LowPriorityHandshakesTest {
+
+    @BeforeAll
+    static void linux() {
+        assumeTrue(ThreadNiceness.isSupported(), "no /proc/thread-self here");
+    }
+
+    @Test
+    void theWorkRunsOnAThreadAtTheNiceValueAndItsCpuTimeIsReturned() throws Exception {
+        try (LowPriorityHandshakes handshakes = LowPriorityHandshakes.start("test", 19, 4)) {
+            assertTrue(handshakes.unavailableReason().isEmpty(), handshakes.unavailableReason().toString());
+            assertEquals(LowPriorityHandshakes.hostCpus(), handshakes.threads());
+            int callers = ThreadNiceness.current();
+            int[] nice = new int[1];
+            Thread[] ranOn = new Thread[1];
+            long cpu = handshakes.run(() -> {
+                ranOn[0] = Thread.currentThread();
+                try {
+                    nice[0] = ThreadNiceness.current();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                long until = ThreadCpuClock.nanos() + TimeUnit.MILLISECONDS.toNanos(20);
+                while (ThreadCpuClock.nanos() < until) {
+                    Thread.onSpinWait();
+                }
+            });
+            assertEquals(19, nice[0]);
+            assertNotEquals(Thread.currentThread(), ranOn[0]);
+            assertTrue(ranOn[0].getName().startsWith("test-full-handshake-"), ranOn[0].getName());
+            if (ThreadCpuClock.isSupported()) {
+                assertTrue(cpu >= TimeUnit.MILLISECONDS.toNanos(20), "cpu " + cpu);
+            }
+            assertEquals(1, handshakes.lowPriorityRuns());
+            assertEquals(callers, ThreadNiceness.current(), "the caller keeps its priority");
+        }
+    }
+
+    @Test
+    void beyondMaxWaitingCallersTheWorkIsLeftToTheCaller() throws Exception {
+        try (LowPriorityHandshakes handshakes = LowPriorityHandshakes.start("test", 10, 1)) {
+            CountDownLatch running = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            CompletableFuture<Long> first = CompletableFuture.supplyAsync(() -> handshakes.run(() -> {
+                running.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+            assertTrue(running.await(30, TimeUnit.SECONDS));
+            boolean[] ran = new boolean[1];
+            assertEquals(-1, handshakes.run(() -> ran[0] = true));
+            assertTrue(!ran[0], "the work was not run: the caller runs it");
+            assertEquals(1, handshakes.overflowRuns());
+            release.countDown();
+            assertTrue(first.get(30, TimeUnit.SECONDS) >= 0);
+            assertTrue(handshakes.run(() -> { }) >= 0, "one waiting caller again: the threads take it");
+        }
+    }
+
+    @Test
+    void whatTheWorkThrowsReachesTheCaller() {
+        try (LowPriorityHandshakes handshakes = LowPriorityHandshakes.start("test", 19, 4)) {
+            IllegalStateException thrown = new IllegalStateException("engine task failed");
+            assertSame(thrown, assertThrows(IllegalStateException.class, () -> handshakes.run(() -> {
+                throw thrown;
+            })));
+        }
+    }
+
+    @Test
+    void afterCloseTheCallerRunsTheWork() {
+        LowPriorityHandshakes handshakes = LowPriorityHandshakes.start("test", 19, 4);
+        handshakes.close();
+        assertEquals(-1, handshakes.run(() -> { }));
+    }
+
+    @Test
+    void settingsOutOfRangeAreRefused() {
+        assertThrows(IllegalArgumentException.class, () -> LowPriorityHandshakes.start("test", 0, 4));
+        assertThrows(IllegalArgumentException.class, () -> LowPriorityHandshakes.start("test", 20, 4));
+        assertThrows(IllegalArgumentException.class, () -> LowPriorityHandshakes.start("test", 19, 0));
+    }
+}
