@@ -16,6 +16,11 @@ public enum Mode {
      * beside {@link #ADAPTIVE} to measure what the priority changes; not among the default modes.
      */
     ADAPTIVE_NICE,
+    /**
+     * The adaptive budget planning for the CPUs its neighbours leave ({@code cpuCapacity="measured"}), beside
+     * {@link #ADAPTIVE} on CPUs shared with the load generator; not among the default modes.
+     */
+    ADAPTIVE_MEASURED,
     /** HAProxy terminates TLS with {@code maxsslrate} in front of Tomcat's plain HTTP connector. */
     HAPROXY,
     /**
@@ -35,7 +40,7 @@ public enum Mode {
     }
 
     public boolean gated() {
-        return this == STATIC || this == ADAPTIVE || this == ADAPTIVE_NICE;
+        return this == STATIC || this == ADAPTIVE || this == ADAPTIVE_NICE || this == ADAPTIVE_MEASURED;
     }
 
     /** The gate's {@code budget} attribute: static or adaptive; empty for the ungated modes. */
@@ -43,9 +48,18 @@ public enum Mode {
         return this == STATIC ? "static" : gated() ? "adaptive" : "";
     }
 
+    /** The gate's connector attributes beyond its budget that this mode measures; empty for the others. */
+    public java.util.Map<String, String> gateSettings() {
+        return switch (this) {
+            case ADAPTIVE_NICE -> java.util.Map.of("fullHandshakeNice", "19");
+            case ADAPTIVE_MEASURED -> java.util.Map.of("cpuCapacity", "measured");
+            default -> java.util.Map.of();
+        };
+    }
+
     /** The modes a run has when {@code --modes} is not given: every one but the variants that measure a setting. */
     public static List<Mode> defaults() {
-        return java.util.Arrays.stream(values()).filter(mode -> mode != ADAPTIVE_NICE).toList();
+        return java.util.Arrays.stream(values()).filter(mode -> mode.gateSettings().isEmpty()).toList();
     }
 
     /** HAProxy terminates TLS in front of Tomcat's plain connector, with a rate found by a sweep of its own. */
@@ -72,7 +86,7 @@ public enum Mode {
                 return mode;
             }
         }
-        throw new IllegalArgumentException("unknown mode '" + text + "' (stock, static, adaptive, adaptive-nice, haproxy,"
+        throw new IllegalArgumentException("unknown mode '" + text + "' (stock, static, adaptive, adaptive-nice, adaptive-measured, haproxy,"
                 + " haproxy-reject, haproxy-hello)");
     }
 }

@@ -112,9 +112,7 @@ public final class RubisServer implements AutoCloseable {
                 // newSessionPolicy off: RUBiS pages carry no HTTP session, so the policy's 503s would be
                 // counted as replies; the experiment measures the TLS gate itself
                 tls.protocol(GATE_PROTOCOL).attribute("budget", mode.budget()).attribute("newSessionPolicy", "off");
-                if (mode == Mode.ADAPTIVE_NICE) {
-                    tls.attribute("fullHandshakeNice", "19");
-                }
+                mode.gateSettings().forEach(tls::attribute);
                 if (setup.connectionsPerNewUser() > 0) {
                     tls.attribute("connectionsPerNewUser", Integer.toString(setup.connectionsPerNewUser()));
                 }
