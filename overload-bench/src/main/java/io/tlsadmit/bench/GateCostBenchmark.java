@@ -228,7 +228,7 @@ public final class GateCostBenchmark {
      * first second (each loop's first, full handshake) is not measured.
      */
     private Window window(TomcatServer server, SSLContext context, int seconds) throws Exception {
-        ProcessCpu cpu = new ProcessCpu(server.pid());
+        ProcessCpuClock cpu = new ProcessCpuClock(server.pid());
         try (LoadDriver driver = new LoadDriver(context, context, server.port("tls"), PATH, 10_000, 1)) {
             driver.startEstablished(clients, 0, 1);
             Thread.sleep(1000);

@@ -34,7 +34,7 @@ public final class OverloadBenchmark {
     private final BenchOptions options;
     private final TestKeystore keystore;
     private final ServerUnderTest server;
-    private final ProcessCpu driverCpu = new ProcessCpu(ProcessHandle.current().pid());
+    private final ProcessCpuClock driverCpu = new ProcessCpuClock(ProcessHandle.current().pid());
     private final long started = System.nanoTime();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -99,7 +99,7 @@ public final class OverloadBenchmark {
     private double calibrate() throws Exception {
         log("calibrating: established population + back-to-back new clients, gate off, saturating CPU 0");
         try (ServerUnderTest.Running running = start("off", 0); LoadDriver driver = driver(running, 1)) {
-            ProcessCpu serverCpu = new ProcessCpu(running.pid());
+            ProcessCpuClock serverCpu = new ProcessCpuClock(running.pid());
             driver.startEstablished(options.established(), options.thinkMillis(), 7);
             driver.startBackToBackNewClients(CALIBRATION_CLIENTS);
             sleepSeconds(options.warmupSeconds());
@@ -119,7 +119,7 @@ public final class OverloadBenchmark {
 
     private List<StepResult> sweep(String mode, ServerUnderTest.Running running, double capacity) throws Exception {
         List<StepResult> results = new ArrayList<>();
-        ProcessCpu serverCpu = new ProcessCpu(running.pid());
+        ProcessCpuClock serverCpu = new ProcessCpuClock(running.pid());
         try (LoadDriver driver = driver(running, options.maxConcurrentNewClients())) {
             driver.startEstablished(options.established(), options.thinkMillis(), 11);
             sleepSeconds(options.warmupSeconds());
@@ -164,7 +164,7 @@ public final class OverloadBenchmark {
      * the server's CPU is idle. Each step then starts from a server that is not already collapsed under
      * the previous step's backlog (connections whose clients gave up still cost a handshake each).
      */
-    private void settle(LoadDriver driver, ProcessCpu serverCpu) throws InterruptedException {
+    private void settle(LoadDriver driver, ProcessCpuClock serverCpu) throws InterruptedException {
         long t0 = System.nanoTime();
         driver.setArrivalRate(0, 0);
         driver.pauseEstablished(true);
@@ -178,7 +178,7 @@ public final class OverloadBenchmark {
     }
 
     /** Until the server used under 10% of a CPU over one second, or the deadline. */
-    private static void awaitIdle(ProcessCpu serverCpu, long deadlineNanos) throws InterruptedException {
+    private static void awaitIdle(ProcessCpuClock serverCpu, long deadlineNanos) throws InterruptedException {
         double before = serverCpu.seconds();
         while (System.nanoTime() < deadlineNanos) {
             sleepSeconds(1);
@@ -195,7 +195,7 @@ public final class OverloadBenchmark {
         List<String> rows = new ArrayList<>();
         String[] phases = {"0", "0,1", "0"};
         int phaseSeconds = Math.max(10, options.stepSeconds() / 2);
-        awaitIdle(new ProcessCpu(running.pid()), System.nanoTime() + MAX_SETTLE_MILLIS * 1_000_000L);
+        awaitIdle(new ProcessCpuClock(running.pid()), System.nanoTime() + MAX_SETTLE_MILLIS * 1_000_000L);
         log("mode %-8s CPU change: 1 -> 2 -> 1 CPUs, %d s each, at 2x capacity", mode, phaseSeconds);
         try (LoadDriver driver = driver(running, options.maxConcurrentNewClients())) {
             driver.startEstablished(options.established(), options.thinkMillis(), 23);
@@ -246,7 +246,7 @@ public final class OverloadBenchmark {
             driver.startBackToBackNewClients(CALIBRATION_CLIENTS);
             sleepSeconds(options.serverWarmupSeconds());
         }
-        awaitIdle(new ProcessCpu(running.pid()), System.nanoTime() + MAX_SETTLE_MILLIS * 1_000_000L);
+        awaitIdle(new ProcessCpuClock(running.pid()), System.nanoTime() + MAX_SETTLE_MILLIS * 1_000_000L);
     }
 
     private LoadDriver driver(ServerUnderTest.Running running, int maxNewInFlight) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.tlsadmit.admission.cpu.TaskStat;
 import io.tlsadmit.testing.JdkHttpsGet;
 import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;
@@ -34,7 +35,7 @@ class FullHandshakePriorityIT {
                 .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\"/>")
                 .build()
                 .start()) {
-            int base = nice(Path.of("/proc", Long.toString(tomcat.pid()), "stat"));
+            int base = TaskStat.read(TaskStat.ofProcess(tomcat.pid())).nice();
             assumeTrue(base < 19, "Tomcat itself runs at nice " + base + ": nothing to tell apart");
             int port = tomcat.port("gate");
             assertTrue(tomcat.catalinaOut().contains("run on " + hostCpus() + " threads at nice 19"),
@@ -68,7 +69,9 @@ class FullHandshakePriorityIT {
 
     private static List<Path> niceThreads(long pid, int nice) throws IOException {
         try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
-            return tasks.map(task -> task.resolve("stat")).filter(stat -> nice(stat) == nice).toList();
+            return tasks.map(task -> task.resolve("stat"))
+                    .filter(stat -> TaskStat.readIfPresent(stat).map(TaskStat::nice).orElse(Integer.MIN_VALUE) == nice)
+                    .toList();
         }
     }
 
@@ -85,24 +88,9 @@ class FullHandshakePriorityIT {
     private static long niceThreadsCpuTicks(long pid, int nice) throws IOException {
         long ticks = 0;
         for (Path stat : niceThreads(pid, nice)) {
-            String[] fields = afterName(stat);
-            ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
+            ticks += TaskStat.readIfPresent(stat).map(TaskStat::cpuTicks).orElse(0L);
         }
         return ticks;
-    }
-
-    private static int nice(Path stat) {
-        return Integer.parseInt(afterName(stat)[16]);
-    }
-
-    /** The fields after the parenthesised name, from the state (field 3) on; empty for a thread gone meanwhile. */
-    private static String[] afterName(Path stat) {
-        try {
-            String line = Files.readString(stat);
-            return line.substring(line.lastIndexOf(')') + 1).strip().split(" +");
-        } catch (IOException e) {
-            return new String[] {"X", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "-99"};
-        }
     }
 
     private static long hostCpus() throws IOException {

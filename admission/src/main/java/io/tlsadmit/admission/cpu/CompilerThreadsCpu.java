@@ -26,8 +26,6 @@ import java.util.function.LongSupplier;
 public final class CompilerThreadsCpu implements LongSupplier {
 
     static final long RESCAN_NANOS = TimeUnit.SECONDS.toNanos(4);
-    /** {@code USER_HZ}: the unit of stat's utime and stime, 100 on every Linux architecture the JDK runs on. */
-    private static final long NANOS_PER_TICK = 10_000_000;
 
     private final Path tasks;
     private final LongSupplier nanoClock;
@@ -63,7 +61,7 @@ public final class CompilerThreadsCpu implements LongSupplier {
         for (Path stat : compilerThreads) {
             ticks += cpuTicks(stat);
         }
-        return ticks * NANOS_PER_TICK;
+        return ticks * TaskStat.NANOS_PER_TICK;
     }
 
     private List<Path> scan() {
@@ -83,22 +81,7 @@ public final class CompilerThreadsCpu implements LongSupplier {
 
     /** utime + stime of one task, 0 if it has exited. */
     static long cpuTicks(Path stat) {
-        String line = read(stat);
-        // The name, in parentheses, may hold spaces: the fields start after the last ')'.
-        int close = line.lastIndexOf(')');
-        if (close < 0) {
-            return 0;
-        }
-        String[] fields = line.substring(close + 2).split(" ");
-        // After the name: state is field 3 of stat(5), utime 14 and stime 15, i.e. indexes 11 and 12 here.
-        if (fields.length < 13) {
-            return 0;
-        }
-        try {
-            return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-        } catch (NumberFormatException e) {
-            return 0;
-        }
+        return TaskStat.readIfPresent(stat).map(TaskStat::cpuTicks).orElse(0L);
     }
 
     private static String read(Path file) {

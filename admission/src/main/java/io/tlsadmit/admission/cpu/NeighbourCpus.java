@@ -110,11 +110,8 @@ final class NeighbourCpus {
         throw new IOException("no Cpus_allowed_list in " + fsRoot.resolve("proc/self/status"));
     }
 
-    /** This process's {@code utime + stime}: the 14th and 15th fields, counted after the command's closing ')'. */
+    /** This process's {@code utime + stime}. */
     private long ownTicks() throws IOException {
-        String stat = Files.readString(fsRoot.resolve("proc/self/stat"));
-        // the command may contain spaces and parentheses of its own; the last ')' ends it
-        String[] f = stat.substring(stat.lastIndexOf(')') + 1).trim().split("\\s+");
-        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+        return TaskStat.read(fsRoot.resolve("proc/self/stat")).cpuTicks();
     }
 }

@@ -1,5 +1,8 @@
 package io.tlsadmit.cpumanager.experiment;
 
+import io.tlsadmit.admission.cpu.CpuList;
+import io.tlsadmit.admission.cpu.CpuTicks;
+import io.tlsadmit.admission.cpu.TaskStat;
 import io.tlsadmit.cpumanager.enforcement.QuotaCgroups;
 import io.tlsadmit.experiment.server.ProcessCpu;
 import io.tlsadmit.experiment.server.RubisServer;
@@ -36,7 +39,6 @@ final class RunSampler implements AutoCloseable {
 
     private static final Pattern ALLOCATED = Pattern.compile("(?m)^tlsadmit_cpus_allocated\\{[^}]*} (\\S+)$");
     private static final String[] NAMES = {"first", "second"};
-    private static final double TICKS_PER_SECOND = 100; // USER_HZ, as ProcessCpu
 
     private final RubisServer[] servers;
     private final QuotaCgroups cgroups;
@@ -145,17 +147,11 @@ final class RunSampler implements AutoCloseable {
         }
     }
 
-    /** Non-idle jiffies of all CPUs, from {@code /proc/stat}'s first line, in CPU seconds. */
+    /** Busy time of all the host's online CPUs (idle and iowait not), from {@code /proc/stat}, in CPU seconds. */
     private static double machineBusySeconds() {
         try {
-            String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
-            long busy = 0;
-            for (int i = 1; i < f.length && i <= 8; i++) {
-                if (i != 4 && i != 5) { // idle, iowait
-                    busy += Long.parseLong(f[i]);
-                }
-            }
-            return busy / TICKS_PER_SECOND;
+            List<Integer> online = CpuList.parse(Files.readString(Path.of("/sys/devices/system/cpu/online")).strip());
+            return CpuTicks.read(Path.of("/"), online).busy() / (double) TaskStat.TICKS_PER_SECOND;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,5 +1,6 @@
 package io.tlsadmit.gate.priority;
 
+import io.tlsadmit.admission.cpu.TaskStat;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -45,13 +46,12 @@ public final class ThreadNiceness {
 
     /** The calling thread's nice value. */
     public static int current() throws IOException {
-        return niceField(Files.readString(SELF.resolve("stat"), StandardCharsets.US_ASCII));
+        return TaskStat.read(SELF.resolve("stat")).nice();
     }
 
     /** The nice value of one thread of this process. */
     public static int of(long threadId) throws IOException {
-        return niceField(Files.readString(TASKS.resolve(Long.toString(threadId)).resolve("stat"),
-                StandardCharsets.US_ASCII));
+        return TaskStat.read(TASKS.resolve(Long.toString(threadId)).resolve("stat")).nice();
     }
 
     /**
@@ -94,22 +94,5 @@ public final class ThreadNiceness {
                         + id + " is at nice " + now + ": " + output);
             }
         }
-    }
-
-    /**
-     * The nice field of a {@code /proc/.../stat} line: the 19th, counted after the command name, which is in
-     * parentheses and may itself hold spaces and parentheses (so the count starts after the last ')').
-     */
-    static int niceField(String stat) {
-        int end = stat.lastIndexOf(')');
-        if (end < 0) {
-            throw new IllegalArgumentException("not a /proc stat line: " + stat);
-        }
-        // fields after the name start at field 3 (state); nice is field 19
-        String[] fields = stat.substring(end + 1).strip().split(" +");
-        if (fields.length < 17) {
-            throw new IllegalArgumentException("a /proc stat line with " + (fields.length + 2) + " fields: " + stat);
-        }
-        return Integer.parseInt(fields[16]);
     }
 }

@@ -13,20 +13,6 @@ import org.junit.jupiter.api.Test;
 class ThreadNicenessTest {
 
     @Test
-    void theNiceFieldIsCountedAfterTheLastParenthesisOfTheName() {
-        // a thread name may hold spaces and parentheses; nice is the 19th field
-        String stat = "4242 (exec (1) x) S 1 4242 4242 0 -1 4194560 100 0 0 0 7 3 0 0 39 19 1 0 123 0 0";
-        assertEquals(19, ThreadNiceness.niceField(stat));
-        assertEquals(-5, ThreadNiceness.niceField("1 (java) R 0 1 1 0 -1 0 0 0 0 0 0 0 0 0 15 -5 1 0 1 0 0"));
-    }
-
-    @Test
-    void aLineThatIsNotAStatLineIsAnError() {
-        assertThrows(IllegalArgumentException.class, () -> ThreadNiceness.niceField("no name here"));
-        assertThrows(IllegalArgumentException.class, () -> ThreadNiceness.niceField("1 (java) R 0 1"));
-    }
-
-    @Test
     void threadsAreLoweredByAnotherAndOnlyThoseThreads() throws Exception {
         assumeTrue(ThreadNiceness.isSupported(), "no /proc/thread-self here");
         int mine = ThreadNiceness.current();

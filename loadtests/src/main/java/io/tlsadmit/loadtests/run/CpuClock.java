@@ -1,18 +1,13 @@
 package io.tlsadmit.loadtests.run;
 
-import java.io.IOException;
+import io.tlsadmit.admission.cpu.TaskStat;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * CPU time used so far by this JVM (the load generator) and, when its pid is known, by the server process —
  * to show which side was the bottleneck.
  */
 public final class CpuClock {
-
-    /** Linux reports utime/stime in clock ticks; USER_HZ is 100 on every mainstream kernel build. */
-    private static final double TICKS_PER_SECOND = 100;
 
     private CpuClock() {
     }
@@ -29,15 +24,6 @@ public final class CpuClock {
         if (pid <= 0) {
             return -1;
         }
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            // the command name (field 2) may contain spaces: count fields after its closing parenthesis
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            long utime = Long.parseLong(fields[11]);
-            long stime = Long.parseLong(fields[12]);
-            return (utime + stime) / TICKS_PER_SECOND;
-        } catch (IOException | RuntimeException e) {
-            return -1;
-        }
+        return TaskStat.readIfPresent(TaskStat.ofProcess(pid)).map(TaskStat::cpuSeconds).orElse(-1.0);
     }
 }
