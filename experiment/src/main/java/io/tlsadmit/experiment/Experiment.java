@@ -696,9 +696,11 @@ public final class Experiment {
         writeSteps();
         progress.done(stepSeconds(seconds));
         progress.log("  %.0f replies/s, %.2f completed sessions/s, %.1f refused conn/s, %.1f timeouts/s, page mean %.0f"
-                        + " ms p99 %.0f ms, resumed share %s, server CPU %.0f%%, Gatling CPU %.0f%%, load %.1f",
+                        + " ms p99 %.0f ms (first pages %.0f ms, later %.0f ms), resumed share %s, server CPU %.0f%%,"
+                        + " Gatling CPU %.0f%%, load %.1f",
                 r.throughput(), r.completedSessionsPerSec(), r.refusedConnectionsPerSec(), r.timeoutsPerSec(),
-                r.pageMeanMillis(), r.pageP99Millis(), Double.isNaN(r.resumedShare()) ? "n/a (no gate)"
+                r.pageMeanMillis(), r.pageP99Millis(), r.firstPageP99Millis(), r.laterPageP99Millis(),
+                Double.isNaN(r.resumedShare()) ? "n/a (no gate)"
                         : String.format(Locale.ROOT, "%.2f", r.resumedShare()),
                 r.serverCpuPercent(), r.driverCpuPercent(), r.loadAverage());
         return r;

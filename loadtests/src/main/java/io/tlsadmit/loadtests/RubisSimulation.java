@@ -202,9 +202,10 @@ public class RubisSimulation extends Simulation {
                 }
                 Visit visit = visit(session);
                 PageRequest request = request(session);
+                boolean first = visit.transitions() == 0;
                 visit.arrived(request, session.getString(BODY));
                 recorder.page(request.interaction().title(), responseMillis,
-                        session.getInt(STATUS) >= 400 || visit.onErrorPage());
+                        session.getInt(STATUS) >= 400 || visit.onErrorPage(), first);
                 return next.remove(BODY).markAsSucceeded();
             }
             case TIMEOUT -> {
@@ -272,8 +273,8 @@ public class RubisSimulation extends Simulation {
         report.write(settings.resultsDir(), recorder, metricsBefore, metricsAfter);
         System.out.println("rubis: run figures in " + settings.resultsDir().toAbsolutePath());
         List.of("sessionsStarted", "sessionsCompleted", "sessionsAbandoned", "sessionsRefused", "repliesPerSec",
-                "pageMillisP50", "pageMillisP99", "serverFullHandshakes", "serverResumedHandshakes",
-                "serverConnectionsRefused").forEach(key -> {
+                "pageMillisP50", "pageMillisP99", "firstPageMillisP99", "laterPageMillisP99", "serverFullHandshakes",
+                "serverResumedHandshakes", "serverConnectionsRefused").forEach(key -> {
                     if (report.figures().containsKey(key)) {
                         System.out.println("rubis:   " + key + " = " + report.figures().get(key));
                     }

@@ -15,9 +15,13 @@ public final class ResultsCsv {
             + "mix,tls,connections_per_user,resumed_share,first_pages_per_s,first_pages_incomplete_per_s,"
             + "first_pages_timed_out_per_s,server_new_admitted,server_session_grace,wasted_token_share,"
             // the server's CPUs (1: CPU 0; 2: CPUs 0-1, the second shared with Gatling)
-            + "server_cpus";
+            + "server_cpus,"
+            // page p99 split: users' first pages, and the pages of users already in
+            + "first_page_p99_ms,later_page_p99_ms";
+    /** The header before the split page p99: such a file's pages were not told apart. */
+    static final String HEADER_NO_SPLIT = HEADER.substring(0, HEADER.indexOf(",first_page_p99_ms"));
     /** The header before {@code server_cpus}: such a file's steps ran on one server CPU. */
-    static final String HEADER_ONE_CPU = HEADER.substring(0, HEADER.lastIndexOf(','));
+    static final String HEADER_ONE_CPU = HEADER_NO_SPLIT.substring(0, HEADER_NO_SPLIT.lastIndexOf(','));
 
     private ResultsCsv() {
     }
@@ -38,7 +42,8 @@ public final class ResultsCsv {
                     number(s.firstPagesPerSec()), number(s.firstPagesIncompletePerSec()),
                     number(s.firstPagesTimedOutPerSec()), number(s.serverNewAdmitted()),
                     number(s.serverSessionGrace()), share(s.wastedTokenShare()),
-                    Integer.toString(s.serverCpus())))
+                    Integer.toString(s.serverCpus()), number(s.firstPageP99Millis()),
+                    number(s.laterPageP99Millis())))
                     .append('\n');
         }
         return out.toString();
@@ -47,7 +52,8 @@ public final class ResultsCsv {
     /** The rows of a {@code steps.csv} written by {@link #format}, to resume an interrupted run. */
     public static List<StepResult> parse(String csv) {
         List<String> lines = csv.lines().filter(line -> !line.isBlank()).toList();
-        if (lines.isEmpty() || !(lines.get(0).equals(HEADER) || lines.get(0).equals(HEADER_ONE_CPU))) {
+        if (lines.isEmpty() || !(lines.get(0).equals(HEADER) || lines.get(0).equals(HEADER_NO_SPLIT)
+                || lines.get(0).equals(HEADER_ONE_CPU))) {
             throw new IllegalArgumentException("not a steps.csv of this version: the header differs");
         }
         int columns = lines.get(0).split(",").length;
@@ -62,7 +68,8 @@ public final class ResultsCsv {
                     Long.parseLong(c[11]), Long.parseLong(c[12]), Long.parseLong(c[13]), Long.parseLong(c[14]),
                     Long.parseLong(c[15]), d(c[16]), d(c[17]), d(c[18]), d(c[19]), d(c[20]), d(c[21]), d(c[22]),
                     c[23], c[24], Integer.parseInt(c[25]), d(c[27]), d(c[28]), d(c[29]), d(c[30]), d(c[31]),
-                    columns > 33 ? Integer.parseInt(c[33]) : 1));
+                    columns > 33 ? Integer.parseInt(c[33]) : 1, columns > 35 ? d(c[34]) : Double.NaN,
+                    columns > 35 ? d(c[35]) : Double.NaN));
         }
         return steps;
     }

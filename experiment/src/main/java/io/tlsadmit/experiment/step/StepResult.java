@@ -18,6 +18,8 @@ import io.tlsadmit.experiment.Workload;
  *                    (no reply in time) the users the server let in
  * @param serverNewAdmitted  new connections the gate admitted in the run: the tokens it spent (session grace included)
  * @param serverSessionGrace  of those, admitted on a just-admitted host's credit
+ * @param firstPageP99Millis  p99 of users' first pages (the new connection's handshake and the gate's queue in it)
+ * @param laterPageP99Millis  p99 of the pages after a user's first: what users already admitted wait for
  */
 public record StepResult(
         Mode mode,
@@ -51,7 +53,9 @@ public record StepResult(
         double firstPagesTimedOutPerSec,
         double serverNewAdmitted,
         double serverSessionGrace,
-        int serverCpus) {
+        int serverCpus,
+        double firstPageP99Millis,
+        double laterPageP99Millis) {
 
     /** A step on the study's one server CPU. */
     public StepResult(Mode mode, String phase, double usersPerSec, double limit, int stepSeconds, int windowSeconds,
@@ -67,7 +71,7 @@ public record StepResult(
                 sessionsAbandoned, sessionsRefused, errorPages, pageMeanMillis, pageP99Millis, serverFullHandshakes,
                 serverResumedHandshakes, serverCpuPercent, driverCpuPercent, loadAverage, mix, tls, connectionsPerUser,
                 firstPagesPerSec, firstPagesIncompletePerSec, firstPagesTimedOutPerSec, serverNewAdmitted,
-                serverSessionGrace, 1);
+                serverSessionGrace, 1, Double.NaN, Double.NaN);
     }
 
     public Workload workload() {
@@ -108,7 +112,8 @@ public record StepResult(
                 serverCpuPercent, driverCpuPercent, loadAverage, workload.mix(), workload.tls(), connectionsPerUser,
                 f.perSecond("first_pages"), f.perSecond("first_pages_incomplete"),
                 f.perSecond("first_pages_timed_out"), f.figure("serverNewConnectionsAdmitted"),
-                f.figure("serverSessionGrace"), workload.serverCpus());
+                f.figure("serverSessionGrace"), workload.serverCpus(), latency(f.figure("firstPageMillisP99")),
+                latency(f.figure("laterPageMillisP99")));
     }
 
     /** The run's histogram reports -1 when no page came back at all: that is no latency, not a fast one. */

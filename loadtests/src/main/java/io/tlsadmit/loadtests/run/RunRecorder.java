@@ -36,6 +36,12 @@ public final class RunRecorder {
     private final LongAdder[] totals = new LongAdder[Series.values().length];
     private final AtomicLongArray timeline = new AtomicLongArray(TIMELINE_SECONDS * Series.values().length);
     private final LatencyHistogram pageTimes = new LatencyHistogram();
+    /**
+     * A user's first page (its connection's handshake, the gate's queue) apart from the pages of users already in:
+     * under admission control the two wait for different things, and one percentile over both hides which.
+     */
+    private final LatencyHistogram firstPageTimes = new LatencyHistogram();
+    private final LatencyHistogram laterPageTimes = new LatencyHistogram();
     private final LatencyHistogram replyTimes = new LatencyHistogram();
     private final ConcurrentMap<String, LongAdder> errorPagesByInteraction = new ConcurrentHashMap<>();
     private final AtomicLong lastSecond = new AtomicLong();
@@ -58,11 +64,12 @@ public final class RunRecorder {
         timeline.incrementAndGet((int) second * Series.values().length + series.ordinal());
     }
 
-    /** A reply to a page request. */
-    public void page(String interaction, long responseMillis, boolean errorPage) {
+    /** A reply to a page request; {@code first}: the user's first page. */
+    public void page(String interaction, long responseMillis, boolean errorPage, boolean first) {
         reply(responseMillis);
         count(Series.PAGES);
         pageTimes.record(responseMillis);
+        (first ? firstPageTimes : laterPageTimes).record(responseMillis);
         if (errorPage) {
             count(Series.ERROR_PAGES);
             errorPagesByInteraction.computeIfAbsent(interaction, name -> new LongAdder()).increment();
@@ -101,6 +108,16 @@ public final class RunRecorder {
 
     public LatencyHistogram pageTimes() {
         return pageTimes;
+    }
+
+    /** Users' first pages only. */
+    public LatencyHistogram firstPageTimes() {
+        return firstPageTimes;
+    }
+
+    /** Every page but users' first. */
+    public LatencyHistogram laterPageTimes() {
+        return laterPageTimes;
     }
 
     public LatencyHistogram replyTimes() {

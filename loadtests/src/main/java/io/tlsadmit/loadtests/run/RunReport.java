@@ -53,6 +53,8 @@ public final class RunReport {
         f.put("pageMillisP50", recorder.pageTimes().percentile(0.50));
         f.put("pageMillisP95", recorder.pageTimes().percentile(0.95));
         f.put("pageMillisP99", recorder.pageTimes().percentile(0.99));
+        f.put("firstPageMillisP99", recorder.firstPageTimes().percentile(0.99));
+        f.put("laterPageMillisP99", recorder.laterPageTimes().percentile(0.99));
         f.put("replyMillisP50", recorder.replyTimes().percentile(0.50));
         f.put("replyMillisP95", recorder.replyTimes().percentile(0.95));
         f.put("replyMillisP99", recorder.replyTimes().percentile(0.99));

@@ -37,8 +37,8 @@ class RunReportTest {
         }
         recorder.count(Series.SESSIONS_ABANDONED);
         recorder.count(Series.SESSIONS_REFUSED);
-        recorder.page("ViewItem", 40, false);
-        recorder.page("StoreBid", 80, true);
+        recorder.page("ViewItem", 40, false, true);
+        recorder.page("StoreBid", 80, true, false);
         recorder.reply(5);
 
         RunReport report = RunReport.of(Settings.from(new Properties()), recorder, 1.5, -1,
@@ -53,6 +53,8 @@ class RunReportTest {
         assertEquals(1L, f.get("errorPages"));
         assertEquals(1L, f.get("errorPages.StoreBid"));
         assertEquals(80L, f.get("pageMillisP99"));
+        assertEquals(40L, f.get("firstPageMillisP99"), "the user's first page alone");
+        assertEquals(80L, f.get("laterPageMillisP99"), "the pages after it");
         assertEquals(null, f.get("serverCpuSec"));
         assertEquals(10.0, f.get("serverFullHandshakes"));
         assertEquals(40.0, f.get("serverResumedHandshakes"));
