@@ -137,6 +137,7 @@ public final class AdmissionController implements HandshakeBudget {
         Objects.requireNonNull(nanoClock, "nanoClock");
         this.lastTickNanos = nanoClock.getAsLong();
         this.previous = totals();
+        allocation.setHeadroom(1 - targetUtilization);
         double cpus = allocation.refresh().cpus();
         this.modelRate = cpus * targetUtilization * 1e9 / initialCostNanos();
         double rate = clamp(modelRate);
@@ -347,6 +348,7 @@ public final class AdmissionController implements HandshakeBudget {
                     + " must be a fraction of the allocated CPUs in (0, 1], was " + utilization);
         }
         this.targetUtilization = utilization;
+        allocation.setHeadroom(1 - utilization);
         replanStart();
     }
 

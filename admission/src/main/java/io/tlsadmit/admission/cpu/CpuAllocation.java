@@ -56,6 +56,8 @@ public final class CpuAllocation {
     private volatile double cpusOverride;
     private volatile double cpusAssigned;
     private volatile Reading last;
+    /** The share of the planned CPUs the budget leaves idle on purpose: {@code 1 - targetUtilization}. */
+    private volatile double headroomShare;
 
     /** Reads the real {@code /proc} and {@code /sys}; affinity from {@code availableProcessors()}. */
     public CpuAllocation() {
@@ -129,7 +131,8 @@ public final class CpuAllocation {
 
     private NeighbourCpus.Usable neighboursNow() {
         try {
-            return neighbours.measure();
+            Reading planned = last;
+            return neighbours.measure(headroomShare * (planned == null ? 0 : planned.cpus()));
         } catch (IOException | RuntimeException e) {
             // Not Linux, or /proc hidden: plan as with cpuCapacity="allocation" (start-up said so, see
             // measuredCapacityProblem); the control loop must go on.
@@ -187,6 +190,18 @@ public final class CpuAllocation {
     }
 
     /** Applies from the next {@link #refresh()}. */
+    /**
+     * The share of the planned CPUs the budget leaves idle ({@code 1 - targetUtilization}); with
+     * {@link CpuCapacity#MEASURED}, what a neighbour takes of it is not counted as the neighbour's
+     * ({@link NeighbourCpus#lent}).
+     */
+    public void setHeadroom(double share) {
+        if (!(share >= 0 && share < 1)) {
+            throw new IllegalArgumentException("headroom must be a share in [0, 1), was " + share);
+        }
+        this.headroomShare = share;
+    }
+
     public void setCapacity(CpuCapacity capacity) {
         this.capacity = Objects.requireNonNull(capacity, CpuCapacity.ATTRIBUTE);
     }
@@ -204,7 +219,7 @@ public final class CpuAllocation {
             return Optional.empty();
         }
         try {
-            neighbours.measure();
+            neighbours.measure(0);
             return Optional.empty();
         } catch (IOException | RuntimeException e) {
             return Optional.of(CpuCapacity.ATTRIBUTE + "=\"" + CpuCapacity.MEASURED.attributeValue()

@@ -66,10 +66,13 @@ final class NeighbourCpus {
      * Reads the counters again and, when at least {@link #MIN_TICKS_PER_CPU} passed since the last interval
      * ended, adds one more interval to the window.
      *
+     * @param headroomCpus the CPUs the budget leaves idle on purpose ({@code (1 - targetUtilization)} of what it
+     *                     plans for): a neighbour that takes them is lent them, not counted as taking them
+     *
      * @throws IOException when {@code /proc} cannot be read (not Linux, a restricted container)
      * @throws RuntimeException when it reads as something unexpected
      */
-    synchronized Usable measure() throws IOException {
+    synchronized Usable measure(double headroomCpus) throws IOException {
         List<Integer> maskNow = CpuList.parse(allowedCpus());
         if (!maskNow.equals(mask)) {
             // Other CPUs, other neighbours: what was seen on the old mask says nothing about the new one.
@@ -90,7 +93,7 @@ final class NeighbourCpus {
             double mine = now.cpusSince(mark, cpus, own - ownMark);
             // At most the mask: a CPU coming online adds its counts since boot to one interval, busy and idle in
             // proportion, so the interval reads the right order of magnitude but may not be exact.
-            others.add(Math.min(cpus, Capacity.others(busy, mine)));
+            others.add(Math.min(cpus, Capacity.others(busy, mine) - lent(headroomCpus, busy, mine, cpus)));
             while (others.size() > Capacity.WINDOW) {
                 others.remove(0);
             }
@@ -99,6 +102,24 @@ final class NeighbourCpus {
         }
         double largest = others.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
         return new Usable(cpus, largest, Capacity.available(cpus, FLOOR_PER_CPU * cpus, others));
+    }
+
+    /**
+     * What the others took of the headroom the budget left: the headroom less what stayed idle.
+     *
+     * <p>Why: a neighbour that always has work (a batch job, a busy-looping process) takes every CPU cycle the JVM
+     * leaves. Counted as the neighbour's, the headroom would shrink the plan by {@code 1 - targetUtilization} each
+     * period, the JVM would then leave less, the neighbour take more, and the plan sink to the floor: measured on
+     * 2026-11-26 against a loop on one of two CPUs, the plan went from 0.92 to 0.63 CPUs in three minutes while
+     * the JVM was refusing clients. A neighbour whose use does not grow into the headroom (a load generator, a
+     * database serving this server) leaves it idle, and nothing is lent. The price: no CPU idle can also be a
+     * neighbour that needs what it uses while the JVM wants more than its share; lent the headroom, the plan is
+     * then {@code 1 / targetUtilization} of what is left (3 % over), which the queue-delay guard answers.
+     */
+    static double lent(double headroomCpus, double busyCpus, double ownCpus, int cpus) {
+        double idle = Math.max(0, cpus - busyCpus);
+        double others = Math.max(0, busyCpus - ownCpus);
+        return Math.max(0, Math.min(others, headroomCpus - idle));
     }
 
     private String allowedCpus() throws IOException {

@@ -101,6 +101,43 @@ class NeighbourCpusTest {
     }
 
     @Test
+    void aNeighbourThatTakesTheHeadroomTheBudgetLeavesDoesNotShrinkThePlanPeriodAfterPeriod() throws IOException {
+        // a neighbour first uses half of CPU 1 while the JVM is busy: 1.5 CPUs left
+        assertEquals(1.5, period(150, TICKS, TICKS).cpus(), 1e-9);
+        allocation.setHeadroom(0.03); // targetUtilization 0.97
+        // then it takes whatever the JVM leaves: the JVM uses 0.97 of what it planned, the CPUs are never idle
+        double planned = 1.5;
+        for (int i = 0; i < 20; i++) {
+            planned = period(Math.round(0.97 * planned * TICKS), TICKS, TICKS).cpus();
+        }
+        assertEquals(1.5, planned, 0.02, "counted as the neighbour's, the headroom would have left 1.5 × 0.97^20 = 0.8");
+    }
+
+    @Test
+    void aNeighbourThatLeavesTheHeadroomIdleIsLentNothing() throws IOException {
+        assertEquals(1.5, period(150, TICKS, TICKS).cpus(), 1e-9);
+        allocation.setHeadroom(0.03);
+        // the neighbour keeps to half of CPU 1; the JVM's 3 % stay idle
+        for (int i = 0; i < 5; i++) {
+            CpuAllocation.Reading reading = period(145, TICKS, TICKS - 5); // the JVM 1.45, the neighbour 0.5
+            assertEquals(1.5, reading.cpus(), 0.01);
+            assertEquals(0.5, reading.neighbourCpus(), 0.01);
+        }
+    }
+
+    @ParameterizedTest(name = "headroom {0}, busy {1}, own {2} of 2 CPUs -> lent {3}")
+    @CsvSource({
+            "0.06, 2.0, 1.94, 0.06",  // every idle cycle taken: the whole headroom was lent
+            "0.06, 1.94, 1.44, 0",    // the headroom stayed idle
+            "0.06, 1.97, 1.44, 0.03", // half of it taken
+            "0.5, 2.0, 1.9, 0.1",     // never more than the others used
+            "0, 2.0, 1.0, 0",         // no headroom (static use, or before the controller says)
+    })
+    void whatIsLent(double headroom, double busy, double own, double lent) {
+        assertEquals(lent, NeighbourCpus.lent(headroom, busy, own, 2), 1e-9);
+    }
+
+    @Test
     void idleCpusAreNotTakenByAnyone() throws IOException {
         CpuAllocation.Reading reading = period(50, 30, 20);
         assertEquals(2.0, reading.cpus(), 1e-9);
