@@ -17,10 +17,15 @@ public enum Mode {
      */
     ADAPTIVE_NICE,
     /**
-     * The adaptive budget planning for the CPUs its neighbours leave ({@code cpuCapacity="measured"}), beside
-     * {@link #ADAPTIVE} on CPUs shared with the load generator; not among the default modes.
+     * The adaptive budget planning for the CPUs its neighbours leave ({@code cpuCapacity="measured"}, the default
+     * since 2026-11-26), beside {@link #ADAPTIVE}; not among the default modes.
      */
     ADAPTIVE_MEASURED,
+    /**
+     * The adaptive budget planning for the CPUs it may use ({@code cpuCapacity="allocation"}, the default before
+     * 2026-11-26), beside {@link #ADAPTIVE}; not among the default modes.
+     */
+    ADAPTIVE_ALLOCATION,
     /** HAProxy terminates TLS with {@code maxsslrate} in front of Tomcat's plain HTTP connector. */
     HAPROXY,
     /**
@@ -40,7 +45,7 @@ public enum Mode {
     }
 
     public boolean gated() {
-        return this == STATIC || this == ADAPTIVE || this == ADAPTIVE_NICE || this == ADAPTIVE_MEASURED;
+        return this == STATIC || this == ADAPTIVE || !gateSettings().isEmpty();
     }
 
     /** The gate's {@code budget} attribute: static or adaptive; empty for the ungated modes. */
@@ -53,6 +58,7 @@ public enum Mode {
         return switch (this) {
             case ADAPTIVE_NICE -> java.util.Map.of("fullHandshakeNice", "19");
             case ADAPTIVE_MEASURED -> java.util.Map.of("cpuCapacity", "measured");
+            case ADAPTIVE_ALLOCATION -> java.util.Map.of("cpuCapacity", "allocation");
             default -> java.util.Map.of();
         };
     }
@@ -86,7 +92,7 @@ public enum Mode {
                 return mode;
             }
         }
-        throw new IllegalArgumentException("unknown mode '" + text + "' (stock, static, adaptive, adaptive-nice, adaptive-measured, haproxy,"
-                + " haproxy-reject, haproxy-hello)");
+        throw new IllegalArgumentException("unknown mode '" + text + "' (stock, static, adaptive, adaptive-nice,"
+                + " adaptive-measured, adaptive-allocation, haproxy, haproxy-reject, haproxy-hello)");
     }
 }

@@ -118,9 +118,12 @@ class GateConfigTest {
     }
 
     @Test
-    void cpuCapacityIsTheAllocationUnlessMeasuredIsAskedFor() {
+    void cpuCapacityIsMeasuredUnlessTheAllocationIsAskedFor() {
         AdmissionController controller = (AdmissionController) GateConfig.defaults().newBudget();
-        assertEquals(CpuCapacity.ALLOCATION, controller.getCpuCapacity());
+        assertEquals(CpuCapacity.MEASURED, controller.getCpuCapacity());
+        AdmissionController asked = (AdmissionController) GateConfig.builder().cpuCapacity(CpuCapacity.ALLOCATION)
+                .build().newBudget();
+        assertEquals(CpuCapacity.ALLOCATION, asked.getCpuCapacity());
     }
 
     @Test

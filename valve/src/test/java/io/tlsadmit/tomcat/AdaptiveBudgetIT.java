@@ -68,8 +68,10 @@ class AdaptiveBudgetIT {
         TomcatDistribution distribution = GatedTomcat.distribution();
         keystore = GatedTomcat.keystore(distribution);
         tomcat = GatedTomcat.base(distribution, "adaptive")
-                .connector(adaptive("adaptive"))
-                .connector(adaptive("scenario"))
+                // these two follow taskset and cpusAssigned exactly: the CPUs they may use, not what this busy test
+                // machine's other processes leave (cpuCapacity="measured", the default, which "sessions" keeps)
+                .connector(adaptive("adaptive").attribute("cpuCapacity", "allocation"))
+                .connector(adaptive("scenario").attribute("cpuCapacity", "allocation"))
                 .connector(adaptive("closed").attribute("maxFullHandshakesPerSecond", "0")
                         .attribute("minFullHandshakesPerSecond", "5"))
                 .connector(adaptive("sessions"))
@@ -250,6 +252,17 @@ class AdaptiveBudgetIT {
                 return tls.getSession().getProtocol();
             }
         }
+    }
+
+    @Test
+    void theDefaultCapacityIsWhatTheNeighboursLeave() throws Exception {
+        AdaptiveBudgetMXBean budget = adaptiveBudget(sessionsPort);
+        assertEquals("measured", budget.getCpuCapacity());
+        assertEquals("allocation", adaptiveBudget(adaptivePort).getCpuCapacity(), "as the attribute asked");
+        // measured from the first full period on: what the others used, and a plan within the mask
+        awaitJmx(() -> !Double.isNaN(budget.getNeighbourCpus()), followDeadline(), () -> explain(budget));
+        assertTrue(budget.getNeighbourCpus() >= 0, () -> "neighbours " + budget.getNeighbourCpus());
+        assertTrue(budget.getCpusAllocated() > 0 && budget.getCpusAllocated() <= 2, explain(budget));
     }
 
     @Test

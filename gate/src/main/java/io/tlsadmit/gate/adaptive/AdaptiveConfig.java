@@ -16,7 +16,8 @@ import java.util.OptionalLong;
  * are the controller's: a value outside one fails {@link #newController} with a message naming the setting.
  *
  * @param cpus                       CPUs to plan for; 0 = detect (cgroup quota, affinity)
- * @param cpuCapacity                whether the detected CPUs exclude what other processes use of the affinity mask
+ * @param cpuCapacity                whether the detected CPUs exclude what other processes use of the affinity mask;
+ *                                   empty = {@link #DEFAULT_CPU_CAPACITY}
  * @param targetUtilization          share of those CPUs handshakes and everything else may use, in (0, 1]
  * @param controlPeriod              how often the rate is recomputed
  * @param minFullHandshakesPerSecond the rate never goes below this
@@ -26,6 +27,14 @@ import java.util.OptionalLong;
 public record AdaptiveConfig(OptionalDouble cpus, Optional<CpuCapacity> cpuCapacity, OptionalDouble targetUtilization,
         Optional<Duration> controlPeriod, OptionalDouble minFullHandshakesPerSecond, Optional<Duration> queueDelayTarget,
         Optional<Duration> initialFullHandshakeCost) {
+
+    /**
+     * The CPUs a gate's budget plans for unless told: those its neighbours leave. Measured on 2026-11-26
+     * (docs/benchmarks.md section 4): on two CPUs shared with the load generator, planning for the allocation kept
+     * 21.6 sessions/s at twice the knee where the measured capacity kept 112.8; against a busy loop on one of them it
+     * kept none where the measured capacity kept 26–38.
+     */
+    public static final CpuCapacity DEFAULT_CPU_CAPACITY = CpuCapacity.MEASURED;
 
     private static final System.Logger LOG = System.getLogger(AdaptiveConfig.class.getName());
 
@@ -55,7 +64,7 @@ public record AdaptiveConfig(OptionalDouble cpus, Optional<CpuCapacity> cpuCapac
     public AdmissionController newController(OptionalDouble cap, OptionalLong burst) {
         AdmissionController controller = new AdmissionController();
         cpus.ifPresent(controller::setCpus);
-        cpuCapacity.ifPresent(controller::setCpuCapacity);
+        controller.setCpuCapacity(cpuCapacity.orElse(DEFAULT_CPU_CAPACITY));
         targetUtilization.ifPresent(controller::setTargetUtilization);
         controlPeriod.ifPresent(period -> controller.setControlPeriod(period.toMillis()));
         queueDelayTarget.ifPresent(delay -> controller.setQueueDelayTarget(delay.toMillis()));
