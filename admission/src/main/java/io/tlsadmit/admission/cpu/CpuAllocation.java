@@ -108,8 +108,10 @@ public final class CpuAllocation {
             }
             // A min with the quota too, though a quota already bounds the CPU time: the others take from the
             // mask's CPUs whatever the quota allows, so a quota of 1.5 on two CPUs one of which is taken still
-            // leaves one.
-            if (usable != null && usable.usableCpus() < cpus) {
+            // leaves one. Not under a CPU manager's assignment: the manager has already taken what the processes it
+            // does not manage use out of what it shares, and the other servers it manages, which this JVM would
+            // count as neighbours, hold assignments of their own.
+            if (usable != null && assigned <= 0 && usable.usableCpus() < cpus) {
                 cpus = usable.usableCpus();
                 source = Source.NEIGHBOURS;
             }

@@ -190,7 +190,20 @@ class NeighbourCpusTest {
     }
 
     @Test
-    void allocationTheDefaultDoesNotSubtractTheNeighbours() throws IOException {
+    void aCpuManagersAssignmentIsNotCutByTheNeighboursItAlreadyAccountedFor() throws IOException {
+        // the manager shares out what its unmanaged processes leave; the other server it manages is a "neighbour"
+        // here, with an assignment of its own
+        allocation.setCpusAssigned(1.2);
+        CpuAllocation.Reading reading = periodWithOthers(1.0);
+        assertEquals(1.2, reading.cpus(), 1e-9);
+        assertEquals(Source.ASSIGNED, reading.source());
+        assertEquals(1.0, reading.neighbourCpus(), 1e-9, "still measured, and shown");
+        allocation.setCpusAssigned(0);
+        assertEquals(1.0, allocation.refresh().cpus(), 1e-9, "without a manager the neighbours count again");
+    }
+
+    @Test
+    void allocationTheClassDefaultDoesNotSubtractTheNeighbours() throws IOException {
         CpuAllocation byAllocation = new CpuAllocation(root, () -> 2);
         assertEquals(CpuCapacity.ALLOCATION, byAllocation.getCapacity());
         periodWithOthers(0.6);
