@@ -69,7 +69,8 @@ final class Summary {
                 + " measure of the server: " + String.join(", ", generatorBound) + ".").append("\n\n");
         // the CPU change's sections (taskset, quota), each its introduction and table
         out.append(cpuChangeTable);
-        out.append("Charts (`").append(run.outDir()).append("/`): `throughput.png`, `response-time.png`,"
+        // the summary sits beside them: a path relative to the checkout was wrong for a run written elsewhere
+        out.append("Charts (in this directory): `throughput.png`, `response-time.png`,"
                 + " `response-time-p99.png`, `completed-sessions.png`, `refused-connections.png`, `resumed-share.png`,"
                 + " `client-timeouts.png`")
                 .append(o.flashCrowd() ? ", `flash-crowd.png` (and `flash-crowd.csv`)" : "")
