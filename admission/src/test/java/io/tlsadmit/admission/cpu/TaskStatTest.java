@@ -42,8 +42,8 @@ class TaskStatTest {
     @Test
     void thisProcessReadsAsItself() throws Exception {
         Path self = TaskStat.ofProcess(ProcessHandle.current().pid());
-        if (Files.isReadable(self)) {
-            assertTrue(TaskStat.read(self).cpuTicks() >= 0);
-        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(self), "no /proc here");
+        // a JVM that has loaded JUnit and run tests has used far more than one 10 ms tick
+        assertTrue(TaskStat.read(self).cpuTicks() > 0);
     }
 }

@@ -32,7 +32,7 @@ public record AdaptiveConfig(OptionalDouble cpus, Optional<CpuCapacity> cpuCapac
      * The CPUs a gate's budget plans for unless told: those its neighbours leave. Measured on 2026-11-26
      * (docs/benchmarks.md section 4): on two CPUs shared with the load generator, planning for the allocation kept
      * 21.6 sessions/s at twice the knee where the measured capacity kept 112.8; against a busy loop on one of them it
-     * kept none where the measured capacity kept 26–38.
+     * kept none where the measured capacity kept 8–38 (two runs).
      */
     public static final CpuCapacity DEFAULT_CPU_CAPACITY = CpuCapacity.MEASURED;
 

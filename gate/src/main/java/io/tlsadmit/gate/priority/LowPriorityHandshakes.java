@@ -1,8 +1,8 @@
 package io.tlsadmit.gate.priority;
 
+import io.tlsadmit.admission.cpu.CpuList;
 import io.tlsadmit.gate.ThreadCpuClock;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -17,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.stream.Stream;
 
 /**
  * Runs the cryptography of new full handshakes on threads at a lower scheduling priority (a higher nice value),
@@ -225,16 +224,12 @@ public final class LowPriorityHandshakes implements AutoCloseable {
         pool.shutdown();
     }
 
-    /** The CPUs the kernel knows of, online or not (a CPU brought online later must not find the pool too small). */
+    /** The CPUs the kernel can ever bring online (a CPU brought online later must not find the pool too small). */
     static int hostCpus() {
-        try (Stream<Path> cpus = Files.list(Path.of("/sys/devices/system/cpu"))) {
-            long count = cpus.filter(p -> p.getFileName().toString().matches("cpu[0-9]+")).count();
-            if (count > 0) {
-                return (int) count;
-            }
-        } catch (IOException | UncheckedIOException e) {
-            // not Linux, or no sysfs: what the JVM sees
+        try {
+            return CpuList.parse(Files.readString(Path.of("/sys/devices/system/cpu/possible")).strip()).size();
+        } catch (IOException | RuntimeException e) {
+            return Runtime.getRuntime().availableProcessors(); // not Linux, or no sysfs: what the JVM sees
         }
-        return Runtime.getRuntime().availableProcessors();
     }
 }
