@@ -41,8 +41,9 @@ public final class GateCostBenchmark {
               --tls 1.2 is session-id resumption (the driver turns its session-ticket extension off); 1.3 is PSK.
               --jfr DIR records a JFR profile of every Tomcat (settings=profile) into DIR/<variant>.jfr;
                         profile and measure in separate runs: the recording costs CPU itself.
-              --compare-jar JAR allows the variant "compare": budget="static" like "static", but with another
-                        build of the gate jar (e.g. before a change), interleaved with the others.
+              --compare-jar JAR allows the variants "compare" (budget="static" like "static") and "compare-adaptive"
+                        (like "adaptive"), but with another build of the gate jar (e.g. before a change),
+                        interleaved with the others.
               --perf-events LIST counts these events of the Tomcat process in every window with `perf stat`
                         (e.g. raw_syscalls:sys_enter,context-switches) and reports them per connection.""";
 
@@ -69,7 +70,7 @@ public final class GateCostBenchmark {
         this.variants = List.of(options.getOrDefault("variants", "stock,static,adaptive,static-nopeek").split(","));
         for (String v : variants) {
             if (!List.of("stock", "static", "adaptive", "static-nopeek").contains(v)
-                    && !(v.equals("compare") && options.containsKey("compare-jar"))) {
+                    && !((v.equals("compare") || v.equals("compare-adaptive")) && options.containsKey("compare-jar"))) {
                 throw new IllegalArgumentException("--variants: unknown variant " + v);
             }
         }
@@ -280,7 +281,7 @@ public final class GateCostBenchmark {
         }
         if (!variant.equals("stock")) {
             Path root = Path.of(System.getProperty("tlsadmit.root", ".")).toAbsolutePath();
-            Path jar = variant.equals("compare") ? Path.of(options.get("compare-jar")).toAbsolutePath()
+            Path jar = variant.startsWith("compare") ? Path.of(options.get("compare-jar")).toAbsolutePath()
                     : root.resolve("valve/target/tlsadmit-tomcat.jar");
             if (!Files.isRegularFile(jar)) {
                 throw new IllegalStateException(jar + " is missing: build the valve first (mvn -pl valve -am package)");
