@@ -12,6 +12,20 @@ import io.tlsadmit.gate.source.SourcePrefix;
  */
 public final class ConnectionAdmission {
 
+    /**
+     * One offered resumption in this many has its handshake CPU timed; every other handshake is timed.
+     *
+     * <p>Why not all: the thread CPU clock has no vDSO path, so timing a handshake is two system calls per step,
+     * eight for a TLS 1.2 resumption, where the whole connection makes about fifty; that was most of what the gate
+     * costs over stock Tomcat per resumed connection with the adaptive budget (docs/benchmarks.md section 7). The
+     * budget needs the cost of a <em>full</em> handshake, its divisor, from every one; of resumptions it needs only
+     * the average, for {@code cpusRequested} and the metrics, and resumptions are the many. Their CPU is in the
+     * process clock either way, so the control law's busy CPUs do not change.
+     */
+    public static final int RESUMPTION_TIMING_SAMPLE = 8;
+
+    private enum Timing { UNDECIDED, TIMED, UNTIMED }
+
     private final ConnectorGate gate;
     private long acceptNanos;
     private long source = SourcePrefix.UNKNOWN;
@@ -27,6 +41,7 @@ public final class ConnectionAdmission {
     private boolean costRecorded;
     private boolean renegotiating;
     private long handshakeCpuNanos;
+    private Timing timing = Timing.UNDECIDED;
 
     public ConnectionAdmission(ConnectorGate gate) {
         this.gate = gate;
@@ -51,6 +66,7 @@ public final class ConnectionAdmission {
         costRecorded = false;
         renegotiating = false;
         handshakeCpuNanos = 0;
+        timing = Timing.UNDECIDED;
     }
 
     public ConnectorGate gate() {
@@ -112,6 +128,23 @@ public final class ConnectionAdmission {
     /** A renegotiation on this connection has been let through and not finished yet. */
     public boolean isRenegotiating() {
         return renegotiating;
+    }
+
+    /**
+     * Whether the next handshake step's CPU is to be timed: every step until the hello is classified, then all of a
+     * handshake not offered as a resumption and every {@link #RESUMPTION_TIMING_SAMPLE}th offered resumption of the
+     * connector, the first included. An
+     * untimed one forgets what its first steps took, so that no part of a handshake is recorded as its cost.
+     */
+    public boolean timesHandshakeCpu() {
+        if (timing == Timing.UNDECIDED && verdict != null) {
+            boolean sampled = !verdict.isResumption() || gate.timesOfferedResumption();
+            timing = sampled ? Timing.TIMED : Timing.UNTIMED;
+            if (!sampled) {
+                handshakeCpuNanos = 0;
+            }
+        }
+        return timing != Timing.UNTIMED;
     }
 
     /** Adds CPU time the handshake took on the current thread. */

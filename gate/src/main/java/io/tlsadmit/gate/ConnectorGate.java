@@ -11,6 +11,7 @@ import io.tlsadmit.gate.source.PendingHellos;
 import io.tlsadmit.gate.source.SessionGrace;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The admission policy of one TLS connector, free of Tomcat types: the early decision on the
@@ -50,6 +51,7 @@ public final class ConnectorGate {
     private final RenegotiationPolicy clientRenegotiation;
     private volatile GateMode mode = GateMode.ENFORCE;
     private final GateCounters counters = new GateCounters();
+    private final AtomicLong offeredResumptions = new AtomicLong();
     private final FalseResumptions falseResumptions =
             new FalseResumptions(DISTRUST_SOURCES, DISTRUST_THRESHOLD, DISTRUST_HALF_LIFE_NANOS);
     private volatile ClientHelloClassifier classifier = new ClientHelloClassifier(ServerPolicy.DEFAULT);
@@ -372,6 +374,15 @@ public final class ConnectorGate {
                 || (predicted == Verdict.NEW && kind == HandshakeKind.RESUMED))) {
             counters.misprediction(predicted);
         }
+    }
+
+    /**
+     * Whether the handshake of the offered resumption now classified is to be timed: the first and every
+     * {@link ConnectionAdmission#RESUMPTION_TIMING_SAMPLE}th after it. A counter rather than chance, so that what is
+     * timed is the same share on every connector and from its first resumption on.
+     */
+    boolean timesOfferedResumption() {
+        return offeredResumptions.getAndIncrement() % ConnectionAdmission.RESUMPTION_TIMING_SAMPLE == 0;
     }
 
     /**

@@ -251,9 +251,12 @@ final class AdmissionHandler extends ChannelDuplexHandler {
         }
     }
 
-    /** The engine's work below this handler, timed on this thread until the handshake is over. */
+    /**
+     * The engine's work below this handler, timed on this thread until the handshake is over (of offered
+     * resumptions, one in {@link ConnectionAdmission#RESUMPTION_TIMING_SAMPLE}).
+     */
     private void fire(ChannelHandlerContext ctx, Object msg) {
-        if (handshakeOver) {
+        if (handshakeOver || !connection.timesHandshakeCpu()) {
             ctx.fireChannelRead(msg);
             return;
         }

@@ -319,7 +319,8 @@ final class AdmissionChannel extends SecureNioChannel {
                 gate.handshakeStarted(System.nanoTime() - dispatchedNanos);
             }
         }
-        long cpuStart = timesHandshakes ? ThreadCpuClock.nanos() : 0;
+        boolean timed = timesHandshakes && admission.timesHandshakeCpu();
+        long cpuStart = timed ? ThreadCpuClock.nanos() : 0;
         int result;
         AdmissionChannel outer = drive();
         try {
@@ -332,7 +333,7 @@ final class AdmissionChannel extends SecureNioChannel {
             throw e;
         } finally {
             undrive(outer);
-            if (timesHandshakes) {
+            if (timed) {
                 admission.addHandshakeCpu(ThreadCpuClock.nanos() - cpuStart);
             }
         }
