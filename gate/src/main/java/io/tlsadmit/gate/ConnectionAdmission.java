@@ -13,7 +13,7 @@ import io.tlsadmit.gate.source.SourcePrefix;
 public final class ConnectionAdmission {
 
     /**
-     * One offered resumption in this many has its handshake CPU timed; every other handshake is timed.
+     * One resumption in this many has its handshake CPU timed; every other handshake is timed.
      *
      * <p>Why not all: the thread CPU clock has no vDSO path, so timing a handshake is two system calls per step,
      * eight for a TLS 1.2 resumption, where the whole connection makes about fifty; that was most of what the gate
@@ -131,14 +131,20 @@ public final class ConnectionAdmission {
     }
 
     /**
-     * Whether the next handshake step's CPU is to be timed: every step until the hello is classified, then all of a
-     * handshake not offered as a resumption and every {@link #RESUMPTION_TIMING_SAMPLE}th offered resumption of the
-     * connector, the first included. An
-     * untimed one forgets what its first steps took, so that no part of a handshake is recorded as its cost.
+     * Whether the next handshake step's CPU is to be timed: every step until the server's first flight shows what
+     * the handshake is, then the rest of every full handshake and of the connector's first resumption and every
+     * {@link #RESUMPTION_TIMING_SAMPLE}th after it. An untimed one forgets what its first steps took, so that no part
+     * of a handshake is recorded as its cost.
+     *
+     * <p>Why the truth and not the hello's verdict: an offered resumption the server cannot resume (a ticket from
+     * before a restart, a session evicted from the cache) is a full handshake, and a full handshake's CPU left out of
+     * the handshakes' would count as load of the sessions already admitted while it also took a token. The first
+     * flight is written in the step that does a handshake's expensive work, so deciding after it costs no more
+     * system calls than deciding at the verdict.
      */
     public boolean timesHandshakeCpu() {
-        if (timing == Timing.UNDECIDED && verdict != null) {
-            boolean sampled = !verdict.isResumption() || gate.timesOfferedResumption();
+        if (timing == Timing.UNDECIDED && truth != null) {
+            boolean sampled = truth == HandshakeKind.FULL || gate.timesResumption();
             timing = sampled ? Timing.TIMED : Timing.UNTIMED;
             if (!sampled) {
                 handshakeCpuNanos = 0;

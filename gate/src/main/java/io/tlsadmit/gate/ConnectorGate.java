@@ -51,7 +51,7 @@ public final class ConnectorGate {
     private final RenegotiationPolicy clientRenegotiation;
     private volatile GateMode mode = GateMode.ENFORCE;
     private final GateCounters counters = new GateCounters();
-    private final AtomicLong offeredResumptions = new AtomicLong();
+    private final AtomicLong resumptions = new AtomicLong();
     private final FalseResumptions falseResumptions =
             new FalseResumptions(DISTRUST_SOURCES, DISTRUST_THRESHOLD, DISTRUST_HALF_LIFE_NANOS);
     private volatile ClientHelloClassifier classifier = new ClientHelloClassifier(ServerPolicy.DEFAULT);
@@ -377,12 +377,12 @@ public final class ConnectorGate {
     }
 
     /**
-     * Whether the handshake of the offered resumption now classified is to be timed: the first and every
+     * Whether the rest of the resumption the server has just answered is to be timed: the first and every
      * {@link ConnectionAdmission#RESUMPTION_TIMING_SAMPLE}th after it. A counter rather than chance, so that what is
      * timed is the same share on every connector and from its first resumption on.
      */
-    boolean timesOfferedResumption() {
-        return offeredResumptions.getAndIncrement() % ConnectionAdmission.RESUMPTION_TIMING_SAMPLE == 0;
+    boolean timesResumption() {
+        return resumptions.getAndIncrement() % ConnectionAdmission.RESUMPTION_TIMING_SAMPLE == 0;
     }
 
     /**
