@@ -11,6 +11,7 @@ import io.tlsadmit.admission.control.AdmissionController;
 import io.tlsadmit.admission.cost.CpuTimeBuckets;
 import io.tlsadmit.admission.cost.HandshakeCost;
 import io.tlsadmit.admission.cost.TlsVersion;
+import io.tlsadmit.gate.ConnectionAdmission;
 import io.tlsadmit.gate.ConnectorGate;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +27,8 @@ import java.util.Locale;
 final class HandshakeCpuHistogram implements Collector {
 
     static final String NAME = "tlsadmit_handshake_cpu_seconds";
-    static final String HELP = "Server CPU time of handshakes (thread CPU over every step), by truth and version";
+    static final String HELP = "Server CPU time of timed handshakes (thread CPU over every step; every full handshake,"
+            + " one resumption in " + ConnectionAdmission.RESUMPTION_TIMING_SAMPLE + "), by truth and version";
 
     // System.Logger: server-neutral, and Tomcat routes it to JULI like any java.util.logging output
     private static final System.Logger log = System.getLogger(HandshakeCpuHistogram.class.getName());
