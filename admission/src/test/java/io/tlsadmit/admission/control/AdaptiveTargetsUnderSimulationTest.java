@@ -231,6 +231,44 @@ class AdaptiveTargetsUnderSimulationTest {
         }
     }
 
+    /** The busy CPUs per period measured as noisily as on the real server (docs/benchmarks.md, section 4). */
+    private static final double REAL_BUSY_NOISE_CPUS = 0.24;
+
+    /**
+     * The session server as Tomcat runs it: 200 workers share the CPU, so that a connection seldom waits for a
+     * worker and overload shows as every task running slower; busy measured as noisily as on the real server.
+     */
+    private SimulatedServer tomcatLikeServer(long seed) {
+        SimulatedServer server = sessionServer(1, seed);
+        server.busyNoiseCpus = REAL_BUSY_NOISE_CPUS;
+        server.workerThreads = 200;
+        return server;
+    }
+
+    /** The {@code quantile} of the latencies of the pages served in these periods, in milliseconds. */
+    private static double pageLatencyMillis(List<Period> periods, double quantile) {
+        long[] all = periods.stream().flatMapToLong(p -> java.util.Arrays.stream(p.pageLatencyNanos())).sorted().toArray();
+        return all[(int) Math.min(all.length - 1, Math.floor(quantile * all.length))] / 1e6;
+    }
+
+    @Test
+    void withTomcatsWorkersAndTheRealServersNoiseTheCpuIsUsedAndPagesStayUnderASecond() {
+        // A guard on the wait for a worker sees nothing here until all 200 are busy: what keeps the CPU from being
+        // overcommitted is the model's own restraint. A law that let the session rate rule (tried 2026-11-26, not
+        // landed) held the CPU at 100 % and pages at a p99 of 1.4 s here, as on the real server.
+        for (long seed = 31; seed <= 33; seed++) {
+            for (int times : new int[] {2, 8}) {
+                SimulatedServer server = tomcatLikeServer(seed);
+                server.newPerSecond = times * 72;
+                server.runPeriods(40 * PERIODS_PER_SECOND);
+                List<Period> steady = server.runPeriods(20 * PERIODS_PER_SECOND);
+                assertTrue(cpuUse(steady) >= 0.95, "seed " + seed + ", " + times + "×: CPU use " + cpuUse(steady));
+                double p99 = pageLatencyMillis(steady, 0.99);
+                assertTrue(p99 < 1000, "seed " + seed + ", " + times + "×: page p99 " + p99 + " ms");
+            }
+        }
+    }
+
     @Test
     @Disabled("not reached (2026-11-25, by design): on 2 -> 1 CPUs the sessions admitted for two CPUs overload the one"
             + " left; the model and the queue-delay guard hold new clients back (19, 34, 17, 14, 11, 8, 5, 3, 13, 31, 51/s"

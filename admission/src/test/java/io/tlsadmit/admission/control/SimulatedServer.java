@@ -13,8 +13,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Clients arrive evenly spaced at the configured rates. A new client asks the budget for a token
  * and is refused without cost when there is none; a resuming client never asks. Admitted work joins
  * one FIFO queue served by {@code cpus} CPUs of fluid capacity (a job may use several CPUs' worth of
- * a step). When a handshake starts, its queue delay is reported; when it finishes, its true kind and
- * CPU time are, and the connection then issues a request of {@code requestCpuNanos}, reported as
+ * a step), or with {@link #workerThreads} set, shared by that many workers at once as Tomcat's are.
+ * When a handshake starts, its queue delay is reported; when it finishes, its true kind and CPU time are, and the connection then issues a request of {@code requestCpuNanos}, reported as
  * "other" CPU when it finishes. Every knob may change mid-run, which is how load steps, CPU changes
  * and cost changes are simulated. Nothing here reads the real clock.
  */
@@ -84,6 +84,16 @@ final class SimulatedServer {
     double transientSeconds = 1;
     /** All CPU the server used, as a process CPU clock would show it. */
     private long processCpuTotal;
+    /**
+     * Measurement noise: the busy CPUs of each period read with an error of this many CPUs' standard deviation, made
+     * as on the real server, where work is counted in the period it is recorded in rather than the one it ran in (a
+     * handshake's CPU when it completes): the process CPU clock is read with a Gaussian error drawn anew at each tick,
+     * so one period's excess is the next one's lack and averages over many periods stay right. On the real server the
+     * busy CPUs per 250 ms period varied by 0.24 CPU around their mean (docs/benchmarks.md, section 4). Needs
+     * {@link #poisson}.
+     */
+    double busyNoiseCpus;
+    private long clockNoiseNanos;
     /** Seeded Poisson arrivals instead of evenly spaced ones. */
     java.util.Random poisson;
     /**
@@ -102,6 +112,13 @@ final class SimulatedServer {
     private final List<Long> pageLatencies = new ArrayList<>();
 
     private final ArrayDeque<Job> queue = new ArrayDeque<>();
+    /**
+     * 0: one FIFO queue, each job served alone in turn. Otherwise the number of worker threads that share the CPUs
+     * as the operating system does (Tomcat's {@code maxThreads}, 200 by default).
+     */
+    int workerThreads;
+    private final List<Job> running = new ArrayList<>();
+
     private long fullHandshakesStarted;
     private long transientCpuTotal;
     private final long startNanos;
@@ -158,7 +175,7 @@ final class SimulatedServer {
 
     /** Gives the controller a process CPU clock (true CPU of everything) instead of reports of other CPU. */
     void useProcessCpuClock() {
-        controller.setProcessCpuTime(() -> processCpuTotal);
+        controller.setProcessCpuTime(() -> processCpuTotal + clockNoiseNanos);
     }
 
     /** Runs for whole control periods and returns them. */
@@ -227,35 +244,31 @@ final class SimulatedServer {
             transientCpuTotal += jit;
             controller.recordOtherCpu(jit);
         }
-        while (cpuLeft > 0 && !queue.isEmpty()) {
-            Job job = queue.peek();
-            if (!job.started) {
-                job.started = true;
-                if (job.work == Work.FULL_HANDSHAKE || job.work == Work.RESUMED_HANDSHAKE) {
-                    long delay = now - job.arrivalNanos;
-                    controller.recordQueueDelay(delay);
-                    maxQueueDelay = Math.max(maxQueueDelay, delay);
+        if (workerThreads > 0) {
+            serveShared(cpuLeft, now);
+        } else {
+            while (cpuLeft > 0 && !queue.isEmpty()) {
+                Job job = queue.peek();
+                start(job, now);
+                long used = Math.min(cpuLeft, job.remainingNanos);
+                cpuLeft -= used;
+                run(job, used);
+                if (job.remainingNanos == 0) {
+                    queue.poll();
+                    finish(job, now);
                 }
-            }
-            long used = Math.min(cpuLeft, job.remainingNanos);
-            job.remainingNanos -= used;
-            cpuLeft -= used;
-            busyCpu += used;
-            processCpuTotal += used;
-            if (job.work == Work.FULL_HANDSHAKE) {
-                fullCpu += used;
-            } else if (job.work == Work.RESUMED_HANDSHAKE) {
-                resumedCpu += used;
-            }
-            if (job.remainingNanos == 0) {
-                queue.poll();
-                finish(job, now);
             }
         }
 
         clock.advanceNanos(STEP_NANOS);
         if (clock.getAsLong() >= nextTickNanos) {
             nextTickNanos += periodNanos;
+            if (busyNoiseCpus > 0) {
+                // The difference of two independent errors has √2 times their deviation. Never so low that the
+                // clock would run backwards over the period.
+                long error = Math.round(poisson.nextGaussian() * busyNoiseCpus / Math.sqrt(2) * periodNanos);
+                clockNoiseNanos = Math.max(clockNoiseNanos - busyCpu, error);
+            }
             ControlDecision decision = controller.tick(clock.getAsLong());
             periods.add(new Period(periods.size(), clock.getAsLong(), decision, newArrivals, newAdmitted, newRefused,
                     resumedArrivals, resumedAdmitted, fullCpu / 1e9, resumedCpu / 1e9, busyCpu / 1e9, capacity / 1e9, maxQueueDelay,
@@ -263,6 +276,55 @@ final class SimulatedServer {
             pageLatencies.clear();
             newArrivals = newAdmitted = newRefused = resumedArrivals = resumedAdmitted = 0;
             fullCpu = resumedCpu = busyCpu = capacity = maxQueueDelay = 0;
+        }
+    }
+
+    /**
+     * Tomcat's way: up to {@link #workerThreads} jobs run at once and the operating system shares the CPUs among
+     * them equally; a job waits in the queue only while every worker is busy. Overload then shows as every job
+     * running slower long before any waits for a worker.
+     */
+    private void serveShared(long cpuLeft, long now) {
+        while (running.size() < workerThreads && !queue.isEmpty()) {
+            Job job = queue.poll();
+            start(job, now);
+            running.add(job);
+        }
+        while (cpuLeft > 0 && !running.isEmpty()) {
+            long share = Math.max(1, cpuLeft / running.size());
+            for (java.util.Iterator<Job> it = running.iterator(); it.hasNext() && cpuLeft > 0; ) {
+                Job job = it.next();
+                long used = Math.min(Math.min(share, cpuLeft), job.remainingNanos);
+                cpuLeft -= used;
+                run(job, used);
+                if (job.remainingNanos == 0) {
+                    it.remove();
+                    finish(job, now);
+                }
+            }
+        }
+    }
+
+    /** A worker takes the job: for a handshake, the end of its queue delay. */
+    private void start(Job job, long now) {
+        if (!job.started) {
+            job.started = true;
+            if (job.work == Work.FULL_HANDSHAKE || job.work == Work.RESUMED_HANDSHAKE) {
+                long delay = now - job.arrivalNanos;
+                controller.recordQueueDelay(delay);
+                maxQueueDelay = Math.max(maxQueueDelay, delay);
+            }
+        }
+    }
+
+    private void run(Job job, long used) {
+        job.remainingNanos -= used;
+        busyCpu += used;
+        processCpuTotal += used;
+        if (job.work == Work.FULL_HANDSHAKE) {
+            fullCpu += used;
+        } else if (job.work == Work.RESUMED_HANDSHAKE) {
+            resumedCpu += used;
         }
     }
 
