@@ -74,6 +74,10 @@ class GateMetricsTest {
 
     @Test
     void theControllersCostAndGuardAreGaugesOfTheAdaptiveConnector() {
+        assertTrue(Double.isNaN(PrometheusScrape.parse(scrape()).value("tlsadmit_budget_queue_delay_seconds",
+                "connector", ADAPTIVE)), "no period yet");
+        controller.recordQueueDelay(20_000_000);
+        controller.recordQueueDelay(40_000_000);
         controller.tick(System.nanoTime());
         String text = scrape();
         PrometheusScrape metrics = PrometheusScrape.parse(text);
@@ -82,6 +86,7 @@ class GateMetricsTest {
         assertEquals(1, metrics.series("tlsadmit_full_handshake_cost_seconds"), text);
         assertEquals(metrics.value("tlsadmit_budget_guard_factor"), metrics.value("tlsadmit_budget_guard_ratio"), text);
         assertTrue(metrics.has("tlsadmit_budget_guard_ratio"), text);
+        assertEquals(0.030, metrics.value("tlsadmit_budget_queue_delay_seconds", "connector", ADAPTIVE), 1e-9, text);
         assertEquals(AdmissionController.DEFAULT_MIN_RATE,
                 metrics.value("tlsadmit_budget_min_full_handshakes_per_second", "connector", ADAPTIVE), text);
         assertEquals(AdmissionController.DEFAULT_MAX_RATE,

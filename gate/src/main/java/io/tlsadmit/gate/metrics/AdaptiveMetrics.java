@@ -67,6 +67,11 @@ final class AdaptiveMetrics {
                 "Feedback guard's multiplier on the modelled rate, 1 = not cutting", c -> guardFactor(c.lastDecision()));
         gauge(registry, connector, controller, "tlsadmit.budget.guard.factor",
                 "Deprecated: tlsadmit_budget_guard_ratio under its former name", c -> guardFactor(c.lastDecision()));
+        // The guard's input, so that a cut can be traced to what caused it.
+        gauge(registry, connector, controller, "tlsadmit.budget.queue.delay.seconds",
+                "Mean time new connections waited for a worker in the last control period (the feedback guard's"
+                        + " input, against queueDelayTarget); NaN when none started",
+                c -> queueDelaySeconds(c.lastDecision()));
         for (HandshakeKind kind : HandshakeKind.values()) {
             String kindLabel = kind.name().toLowerCase(Locale.ROOT);
             for (TlsVersion version : TlsVersion.values()) {
@@ -113,6 +118,10 @@ final class AdaptiveMetrics {
             return snapshot.p50Nanos();
         }
         return percentile == 0.9 ? snapshot.p90Nanos() : snapshot.p99Nanos();
+    }
+
+    private static double queueDelaySeconds(ControlDecision decision) {
+        return decision == null || decision.meanQueueDelayNanos() < 0 ? Double.NaN : decision.meanQueueDelayNanos() / 1e9;
     }
 
     private static double busyCpus(ControlDecision decision) {
