@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
  * and is refused without cost when there is none; a resuming client never asks. Admitted work joins
  * one FIFO queue served by {@code cpus} CPUs of fluid capacity (a job may use several CPUs' worth of
  * a step), or with {@link #workerThreads} set, shared by that many workers at once as Tomcat's are.
- * When a handshake starts, its queue delay is reported; when it finishes, its true kind and CPU time are, and the connection then issues a request of {@code requestCpuNanos}, reported as
+ * When a handshake starts, its queue delay is reported; when it finishes, its true kind and CPU time
+ * are, and the connection then issues a request of {@code requestCpuNanos}, reported as
  * "other" CPU when it finishes. Every knob may change mid-run, which is how load steps, CPU changes
  * and cost changes are simulated. Nothing here reads the real clock.
  */
