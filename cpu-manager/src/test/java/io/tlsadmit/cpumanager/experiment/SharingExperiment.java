@@ -1,5 +1,6 @@
 package io.tlsadmit.cpumanager.experiment;
 
+import io.tlsadmit.admission.cpu.CpuList;
 import io.tlsadmit.cpumanager.config.ConfigFile;
 import io.tlsadmit.cpumanager.enforcement.QuotaCgroups;
 import io.tlsadmit.experiment.ExperimentOptions;
@@ -10,6 +11,7 @@ import io.tlsadmit.experiment.server.RubisDatabase;
 import io.tlsadmit.experiment.server.RubisServer;
 import io.tlsadmit.experiment.step.GatlingStep;
 import io.tlsadmit.experiment.step.StepFigures;
+import io.tlsadmit.testing.CpuPinning;
 import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;
 import java.io.IOException;
@@ -83,8 +85,18 @@ public final class SharingExperiment implements Callable<Integer> {
             + " in the root group, thread for thread, as before 2026-11-25 evening). Not used by the _PLAIN baselines")
     double loadWeight = 1;
 
-    @Option(names = "--knee", description = "New users/s one CPU serves (bin/experiment's knee at this key; default 20)")
+    @Option(names = "--knee", description = "New users/s one server's static share serves (half of --server-cpus; with"
+            + " the default 0-1, one CPU: bin/experiment's knee at this key; default 20)")
     double knee = 20;
+
+    @Option(names = "--server-cpus", description = "The CPUs the two servers share: the manager's cpus, the baselines'"
+            + " (default 0-1)")
+    String serverCpus = "0-1";
+
+    @Option(names = "--driver-cpus", description = "Run the load generators, MariaDB and this harness on these CPUs"
+            + " only, apart from --server-cpus, as the study ran its clients and database on machines of their own"
+            + " (default: anywhere, sharing the servers' CPUs). MariaDB's affinity is set back to every CPU at the end")
+    String driverCpus;
 
     @Option(names = "--phases", description = "Per phase, the two instances' rates as multiples of the knee "
             + "(default: both fit; first heavier; second heavier; both over; first much heavier; second much heavier)")
@@ -141,6 +153,39 @@ public final class SharingExperiment implements Callable<Integer> {
         Files.createDirectories(results);
         List<double[]> schedule = schedule();
         RubisServer.Setup setup = setup();
+        placeDrivers();
+        try {
+            runAll(schedule, setup);
+        } finally {
+            if (driverCpus != null) {
+                databasePids().forEach(pid -> CpuPinning.pin(pid, "0-" + (Runtime.getRuntime().availableProcessors() - 1)));
+            }
+        }
+        System.out.println("results in " + results);
+        return 0;
+    }
+
+    /**
+     * With {@code --driver-cpus}: this harness (and so the generators it starts) and the database onto those CPUs, none
+     * of which may be a server's.
+     */
+    private void placeDrivers() {
+        if (driverCpus == null) {
+            return;
+        }
+        List<Integer> drivers = CpuList.parse(driverCpus);
+        String cpus = CpuList.format(drivers);
+        List<Integer> servers = CpuList.parse(serverCpus);
+        if (drivers.isEmpty() || drivers.stream().anyMatch(servers::contains)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--driver-cpus " + driverCpus
+                    + " must list CPUs apart from --server-cpus " + serverCpus);
+        }
+        CpuPinning.pin(ProcessHandle.current().pid(), cpus);
+        databasePids().forEach(pid -> CpuPinning.pin(pid, cpus));
+        System.out.printf("servers on CPUs %s; load generators, database and harness on CPUs %s%n", serverCpus, cpus);
+    }
+
+    private void runAll(List<double[]> schedule, RubisServer.Setup setup) throws Exception {
         List<String> table = new ArrayList<>(List.of("run,phase,instance,users_per_sec,sessions_completed,replies_per_sec"));
         List<String> cpu = new ArrayList<>(List.of("run,phase,instance,tomcat_cpus,driver_cpus,throttled_period_ratio,"
                 + "throttled_seconds,machine_busy_cpus"));
@@ -163,8 +208,6 @@ public final class SharingExperiment implements Callable<Integer> {
                 Files.write(results.resolve("allocation-delay.csv"), delays);
             }
         }
-        System.out.println("results in " + results);
-        return 0;
     }
 
     private List<double[]> schedule() {
@@ -201,11 +244,13 @@ public final class SharingExperiment implements Callable<Integer> {
              HarnessGroup load = arrangement.weighted && loadWeight > 0
                      ? new HarnessGroup(groups, HarnessGroup.LOAD, Math.round(loadWeight * weightPerCpu)) : null;
              HarnessGroup support = arrangement.weighted ? supportGroup(groups) : null) {
-            first.pin(arrangement.staticSplit() ? "0" : "0-1");
-            second.pin(arrangement.staticSplit() ? "1" : "0-1");
+            List<Integer> cpus = CpuList.parse(serverCpus);
+            ServerCpus split = ServerCpus.of(cpus, arrangement.staticSplit());
+            first.pin(split.first());
+            second.pin(split.second());
             if (arrangement.weighted && !arrangement.managed()) {
-                double each = arrangement.staticSplit() ? 1 : 2;
-                groups.weighParent(2);
+                double each = split.quota();
+                groups.weighParent(cpus.size());
                 groups.adopt("first", first.tomcatPid());
                 groups.limit("first", each);
                 groups.adopt("second", second.tomcatPid());
@@ -342,15 +387,20 @@ public final class SharingExperiment implements Callable<Integer> {
     private HarnessGroup supportGroup(QuotaCgroups groups) throws IOException {
         HarnessGroup support = new HarnessGroup(groups, HarnessGroup.SUPPORT, weightPerCpu);
         support.borrow(ProcessHandle.current().pid());
-        if (db.equals("mariadb")) {
-            for (ProcessHandle p : ProcessHandle.allProcesses().toList()) {
-                String command = p.info().command().orElse("");
-                if (command.endsWith("/mariadbd") || command.endsWith("/mysqld")) {
-                    support.borrow(p.pid());
-                }
-            }
+        for (long pid : databasePids()) {
+            support.borrow(pid);
         }
         return support;
+    }
+
+    private List<Long> databasePids() {
+        if (!db.equals("mariadb")) {
+            return List.of();
+        }
+        return ProcessHandle.allProcesses().filter(p -> {
+            String command = p.info().command().orElse("");
+            return command.endsWith("/mariadbd") || command.endsWith("/mysqld");
+        }).map(ProcessHandle::pid).toList();
     }
 
     /** The manager leaves its cgroups for a successor; the next run starts from none. */
@@ -384,7 +434,7 @@ public final class SharingExperiment implements Callable<Integer> {
         Files.writeString(dir.resolve("first.pid"), firstPid + "\n");
         Files.writeString(dir.resolve("second.pid"), secondPid + "\n");
         Path config = Files.writeString(dir.resolve("cpu-manager.yaml"), String.format(Locale.ROOT, """
-                cpus: "0-1"
+                cpus: "%s"
                 period: %s
                 enforce: quota
                 share: %s
@@ -397,7 +447,7 @@ public final class SharingExperiment implements Callable<Integer> {
                   - name: second
                     pidFile: second.pid
                     priority: 1
-                """, period, arrangement.share,
+                """, serverCpus, period, arrangement.share,
                 quotaPeriod.isEmpty() || quotaPeriod.equals(BASELINE) ? "" : "quotaPeriod: " + quotaPeriod + "\n",
                 quotaPeriod.equals(BASELINE) ? "" : "weightPerCpu: " + weightPerCpu + "\n",
                 arrangement.firstPriority));
@@ -409,7 +459,8 @@ public final class SharingExperiment implements Callable<Integer> {
 
     private Process drive(RubisServer server, double rate, Path dir) throws IOException {
         Files.createDirectories(dir);
-        List<String> command = new ArrayList<>(List.of(java(), "-Xmx1g",
+        List<String> command = new ArrayList<>(driverCpus == null ? List.of() : List.of("taskset", "-c", driverCpus));
+        command.addAll(List.of(java(), "-Xmx1g",
                 "--add-opens=java.base/java.lang=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 PhaseDriver.class.getName(), dir.toString(), dir.getFileName().toString()));
         command.add("rubis.baseUrl=" + server.baseUrl());
