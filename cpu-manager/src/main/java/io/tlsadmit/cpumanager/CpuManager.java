@@ -111,11 +111,18 @@ public final class CpuManager implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        double even = (double) config.cpus().size() / config.applications().size();
-        for (var application : config.applications()) {
-            // Adopt: what the server's cgroup holds now is its request until its gate answers.
+        // Adopt: what the servers' cgroups hold now stands for their requests until their gates answer.
+        double[] quotas = new double[config.applications().size()];
+        List<Integer> priorities = new ArrayList<>();
+        for (int i = 0; i < quotas.length; i++) {
+            var application = config.applications().get(i);
             OptionalDouble existing = cgroups == null ? OptionalDouble.empty() : cgroups.limit(application.name());
-            servers.add(new ServerState(application, existing.orElse(even)));
+            quotas[i] = existing.orElse(Double.NaN);
+            priorities.add(application.priority());
+        }
+        double[] adopted = Distribution.adoptedRequests(priorities, quotas, config.cpus().size());
+        for (int i = 0; i < quotas.length; i++) {
+            servers.add(new ServerState(config.applications().get(i), adopted[i]));
         }
         this.csv = csvFile == null ? null : new RunCsv(csvFile);
         this.metrics = new MetricsEndpoint(config.metricsPort(), () -> metricsText);
