@@ -105,6 +105,12 @@ public final class SharingExperiment implements Callable<Integer> {
     @Option(names = "--phase-seconds", description = "Arrivals per phase (default 60)")
     int phaseSeconds = 60;
 
+    @Option(names = "--drain-seconds", description = "How long each phase's generators wait after their last arrival"
+            + " for the sessions still running, which count as unfinished after it (default 15: a session here lasts up"
+            + " to 20 pages, about 14 s; with 5 s, as before 2026-11-26 noon, whether a light instance's last arrivals"
+            + " completed within its phase was chance, and decided a phase's comparison by 2-9 sessions)")
+    int drainSeconds = 15;
+
     @Option(names = "--period", description = "The manager's period (default 1s)")
     String period = "1s";
 
@@ -473,7 +479,7 @@ public final class SharingExperiment implements Callable<Integer> {
         command.add("rubis.poisson=true");
         command.add("rubis.usersPerSec=" + rate);
         command.add("rubis.durationSec=" + phaseSeconds);
-        command.add("rubis.drainSec=5");
+        command.add("rubis.drainSec=" + drainSeconds);
         command.add("rubis.thinkTimeScale=" + thinkScale);
         command.add("rubis.maxTransitions=20");
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("driver.log").toFile()).start();
