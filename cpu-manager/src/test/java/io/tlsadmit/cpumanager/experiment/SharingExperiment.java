@@ -465,8 +465,8 @@ public final class SharingExperiment implements Callable<Integer> {
 
     private Process drive(RubisServer server, double rate, Path dir) throws IOException {
         Files.createDirectories(dir);
-        List<String> command = new ArrayList<>(driverCpus == null ? List.of() : List.of("taskset", "-c", driverCpus));
-        command.addAll(List.of(java(), "-Xmx1g",
+        // with --driver-cpus the generator inherits this harness's affinity (placeDrivers)
+        List<String> command = new ArrayList<>(List.of(java(), "-Xmx1g",
                 "--add-opens=java.base/java.lang=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 PhaseDriver.class.getName(), dir.toString(), dir.getFileName().toString()));
         command.add("rubis.baseUrl=" + server.baseUrl());
