@@ -2,11 +2,14 @@ package io.tlsadmit.cpumanager.enforcement;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A real process with many threads (a JVM: GC, compiler, and ours) for the enforcement tests, either
- * sleeping or spinning on one CPU.
+ * sleeping or spinning on one CPU. A sleeping one is returned once its start-up is over: the manager claims CPUs
+ * for what a server uses, and a JVM still loading classes and compiling used 0.3 CPU in one of its periods (a
+ * silent server that then looked busy, once in a loaded run).
  */
 public final class ChildJvm implements AutoCloseable {
 
@@ -21,7 +24,37 @@ public final class ChildJvm implements AutoCloseable {
         Process process = new ProcessBuilder(java, "-Xmx32m", "-XX:TieredStopAtLevel=1", "-cp",
                 System.getProperty("java.class.path"), ChildJvm.class.getName(), busy ? "busy" : "sleep")
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        return new ChildJvm(process);
+        ChildJvm child = new ChildJvm(process);
+        if (!busy) {
+            child.awaitIdle();
+        }
+        return child;
+    }
+
+    private void awaitIdle() throws IOException {
+        ProcessHandle handle = process.toHandle();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        Duration before = cpu(handle);
+        try {
+            while (System.nanoTime() < deadline) {
+                Thread.sleep(200);
+                Duration now = cpu(handle);
+                // the kernel counts in ticks of 10 ms: at most one tick in 200 ms is a JVM at rest
+                if (now.minus(before).toMillis() <= 10) {
+                    return;
+                }
+                before = now;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        process.destroyForcibly();
+        throw new IOException("the child JVM " + process.pid() + " was still busy 30 s after its start");
+    }
+
+    private static Duration cpu(ProcessHandle handle) throws IOException {
+        return handle.info().totalCpuDuration()
+                .orElseThrow(() -> new IOException("no CPU time for process " + handle.pid() + " (exited?)"));
     }
 
     public long pid() {

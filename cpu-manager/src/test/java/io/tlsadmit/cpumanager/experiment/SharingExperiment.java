@@ -106,10 +106,12 @@ public final class SharingExperiment implements Callable<Integer> {
     int phaseSeconds = 60;
 
     @Option(names = "--drain-seconds", description = "How long each phase's generators wait after their last arrival"
-            + " for the sessions still running, which count as unfinished after it (default 15: a session here lasts up"
-            + " to 20 pages, about 14 s; with 5 s, as before 2026-11-26 noon, whether a light instance's last arrivals"
-            + " completed within its phase was chance, and decided a phase's comparison by 2-9 sessions)")
-    int drainSeconds = 15;
+            + " for the sessions still running, which count as unfinished after it; a phase ends as soon as none is"
+            + " left (default 60: a session here lasts up to 20 pages; the think times of a 20-page one add up to 13 s at the"
+            + " median, 25 s in one of a thousand; with 5 s,"
+            + " and still once with 15 s, whether a light instance's last arrivals completed decided a phase's"
+            + " comparison by 1-9 sessions)")
+    int drainSeconds = 60;
 
     @Option(names = "--period", description = "The manager's period (default 1s)")
     String period = "1s";
