@@ -76,6 +76,11 @@ public final class SharingExperiment implements Callable<Integer> {
     List<Arrangement> runs = List.of(Arrangement.EQUAL, Arrangement.PRIORITY, Arrangement.PRIORITY_NO_SHARING,
             Arrangement.STATIC_SPLIT, Arrangement.NO_MANAGER);
 
+    @Option(names = "--rounds", description = "Run the arrangements this many times in turn, labelled -r2, -r3 after"
+            + " the first (default 1): the machine's speed drifts over an hour, and rounds interleave the arrangements"
+            + " against it")
+    int rounds = 1;
+
     @Option(names = "--weight-per-cpu", description = "The manager's weightPerCpu, also the baselines' (default: the"
             + " manager's default)")
     int weightPerCpu = ConfigFile.DEFAULT_WEIGHT_PER_CPU;
@@ -161,14 +166,16 @@ public final class SharingExperiment implements Callable<Integer> {
         Files.createDirectories(results);
         List<double[]> schedule = schedule();
         RubisServer.Setup setup = setup();
-        placeDrivers();
-        try {
-            runAll(schedule, setup);
-        } finally {
-            if (driverCpus != null) {
-                databasePids().forEach(pid -> CpuPinning.pin(pid, "0-" + (Runtime.getRuntime().availableProcessors() - 1)));
-            }
+        if (rounds < 1) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--rounds must be at least 1, got " + rounds);
         }
+        placeDrivers();
+        // a hook, not a finally: the database must get its CPUs back when the run is interrupted too
+        Thread unpin = new Thread(this::unpinDatabase, "unpin-database");
+        Runtime.getRuntime().addShutdownHook(unpin);
+        runAll(schedule, setup);
+        Runtime.getRuntime().removeShutdownHook(unpin);
+        unpinDatabase();
         System.out.println("results in " + results);
         return 0;
     }
@@ -193,28 +200,42 @@ public final class SharingExperiment implements Callable<Integer> {
         System.out.printf("servers on CPUs %s; load generators, database and harness on CPUs %s%n", serverCpus, cpus);
     }
 
+    private void unpinDatabase() {
+        if (driverCpus != null) {
+            databasePids().forEach(pid -> CpuPinning.pin(pid, "0-" + (Runtime.getRuntime().availableProcessors() - 1)));
+        }
+    }
+
     private void runAll(List<double[]> schedule, RubisServer.Setup setup) throws Exception {
         List<String> table = new ArrayList<>(List.of("run,phase,instance,users_per_sec,sessions_completed,replies_per_sec"));
         List<String> cpu = new ArrayList<>(List.of("run,phase,instance,tomcat_cpus,driver_cpus,throttled_period_ratio,"
                 + "throttled_seconds,machine_busy_cpus"));
         List<String> delays = new ArrayList<>(List.of("run,instance,changes,within_2_periods,superseded,median_periods,"
                 + "max_periods,never,unobserved,via_quota"));
-        for (Arrangement arrangement : runs) {
-            List<String> variants = new ArrayList<>(arrangement.managed() && !quotaPeriods.isEmpty() ? quotaPeriods
-                    : List.of(""));
-            if (arrangement.managed() && baselineJar != null) {
-                variants.add(0, BASELINE);
+        for (int round = 1; round <= rounds; round++) {
+            String suffix = round == 1 ? "" : "-r" + round;
+            for (Arrangement arrangement : runs) {
+                runVariants(arrangement, suffix, schedule, setup, table, cpu, delays);
             }
-            for (String quotaPeriod : variants) {
-                String label = arrangement.label() + (quotaPeriod.equals(BASELINE) ? "-baseline"
-                        : variants.size() > 1 && !quotaPeriod.isEmpty() ? "-q" + quotaPeriod : "");
-                Path runDir = results.resolve(label);
-                System.out.printf("== %s%n", label);
-                table.addAll(run(arrangement, label, quotaPeriod, setup, schedule, runDir, cpu, delays));
-                Files.write(results.resolve("sessions.csv"), table);
-                Files.write(results.resolve("cpu.csv"), cpu);
-                Files.write(results.resolve("allocation-delay.csv"), delays);
-            }
+        }
+    }
+
+    private void runVariants(Arrangement arrangement, String suffix, List<double[]> schedule, RubisServer.Setup setup,
+            List<String> table, List<String> cpu, List<String> delays) throws Exception {
+        List<String> variants = new ArrayList<>(arrangement.managed() && !quotaPeriods.isEmpty() ? quotaPeriods
+                : List.of(""));
+        if (arrangement.managed() && baselineJar != null) {
+            variants.add(0, BASELINE);
+        }
+        for (String quotaPeriod : variants) {
+            String label = arrangement.label() + (quotaPeriod.equals(BASELINE) ? "-baseline"
+                    : variants.size() > 1 && !quotaPeriod.isEmpty() ? "-q" + quotaPeriod : "") + suffix;
+            Path runDir = results.resolve(label);
+            System.out.printf("== %s%n", label);
+            table.addAll(run(arrangement, label, quotaPeriod, setup, schedule, runDir, cpu, delays));
+            Files.write(results.resolve("sessions.csv"), table);
+            Files.write(results.resolve("cpu.csv"), cpu);
+            Files.write(results.resolve("allocation-delay.csv"), delays);
         }
     }
 
