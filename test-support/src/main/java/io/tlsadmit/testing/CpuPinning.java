@@ -1,6 +1,8 @@
 package io.tlsadmit.testing;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -10,6 +12,24 @@ import java.util.concurrent.TimeUnit;
  */
 public final class CpuPinning {
     private CpuPinning() {
+    }
+
+    /**
+     * The CPUs a process may run on now, as a list {@link #pin} takes ({@code Cpus_allowed_list} of its main thread),
+     * to put it back afterwards. Not {@code Runtime.availableProcessors()}: in a JVM that pinned itself that counts
+     * only its own CPUs, and "every CPU" computed from it pinned a database onto CPU 0.
+     */
+    public static String affinity(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("Cpus_allowed_list:")) {
+                    return line.substring("Cpus_allowed_list:".length()).trim();
+                }
+            }
+            throw new IllegalStateException("no Cpus_allowed_list in /proc/" + pid + "/status");
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read the affinity of process " + pid + ": " + e.getMessage(), e);
+        }
     }
 
     public static void pin(long pid, String cpuList) {

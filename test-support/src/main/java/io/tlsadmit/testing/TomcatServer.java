@@ -45,6 +45,11 @@ public final class TomcatServer implements AutoCloseable {
     private final int jmxPort;
     private Process process;
     private JMXConnector jmxConnector;
+    /**
+     * Kills the process when this JVM is stopped before {@link #close()} (Ctrl-C on a benchmark, a killed run):
+     * a child process outlives its parent, and an orphaned Tomcat kept its CPUs and ports busy for the next run.
+     */
+    private Thread killOnExit;
 
     private TomcatServer(Builder builder, Path base, Map<String, Integer> ports, int jmxPort) {
         this.distribution = builder.distribution;
@@ -93,6 +98,13 @@ public final class TomcatServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot run " + distribution.catalinaScript(), e);
         }
+        Process started = process;
+        forgetKillOnExit(); // a restart after stop(): the hook of the process before
+        killOnExit = new Thread(() -> {
+            started.descendants().forEach(ProcessHandle::destroyForcibly);
+            started.destroyForcibly();
+        }, "kill " + base.getFileName());
+        Runtime.getRuntime().addShutdownHook(killOnExit);
         awaitStarted();
         return this;
     }
@@ -156,6 +168,18 @@ public final class TomcatServer implements AutoCloseable {
             stop();
         }
         kill();
+        forgetKillOnExit();
+    }
+
+    private void forgetKillOnExit() {
+        if (killOnExit != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(killOnExit);
+            } catch (IllegalStateException shuttingDown) {
+                // closed from another shutdown hook: ours runs too, and finds the process gone
+            }
+            killOnExit = null;
+        }
     }
 
     private void kill() {

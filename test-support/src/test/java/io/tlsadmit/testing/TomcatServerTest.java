@@ -5,7 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
@@ -92,6 +98,48 @@ class TomcatServerTest {
         assertFalse(second.isRunning());
         try (Socket socket = new Socket()) {
             assertThrows(IOException.class, () -> socket.connect(new InetSocketAddress("127.0.0.1", port), 1000));
+        }
+    }
+
+    /**
+     * A harness stopped before it closes its servers (Ctrl-C on a benchmark) must not leave them running: an orphaned
+     * Tomcat kept its CPU and ports busy through the next run.
+     */
+    @Test
+    void aJvmStoppedBeforeItClosesItsTomcatTakesTheTomcatWithIt() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process harness = new ProcessBuilder(java, "-D" + TomcatDistribution.HOME_PROPERTY + "="
+                + TomcatDistribution.fromBuild().home(), "-cp", System.getProperty("java.class.path"),
+                StartsATomcatAndWaits.class.getName()).redirectErrorStream(true).start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(harness.getInputStream(), StandardCharsets.UTF_8));
+            String line;
+            long tomcatPid = -1;
+            while ((line = out.readLine()) != null) {
+                if (line.startsWith("tomcat pid ")) {
+                    tomcatPid = Long.parseLong(line.substring("tomcat pid ".length()).trim());
+                    break;
+                }
+            }
+            assertTrue(tomcatPid > 0, "the harness never reported its Tomcat");
+            Optional<ProcessHandle> tomcat = ProcessHandle.of(tomcatPid);
+            assertTrue(tomcat.isPresent() && tomcat.get().isAlive());
+            harness.destroy(); // SIGTERM, as Ctrl-C or kill would
+            assertTrue(harness.waitFor(30, TimeUnit.SECONDS));
+            tomcat.get().onExit().get(10, TimeUnit.SECONDS);
+            assertFalse(tomcat.get().isAlive(), "Tomcat " + tomcatPid + " outlived the JVM that started it");
+        } finally {
+            harness.destroyForcibly();
+        }
+    }
+
+    /** The child JVM of the test above. */
+    static final class StartsATomcatAndWaits {
+        public static void main(String[] args) throws InterruptedException {
+            TomcatServer server = TomcatServer.builder(TomcatDistribution.fromBuild()).name("orphan-check")
+                    .connector(ConnectorSpec.http("http")).build().start();
+            System.out.println("tomcat pid " + server.pid());
+            Thread.sleep(TimeUnit.MINUTES.toMillis(5));
         }
     }
 

@@ -22,7 +22,9 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -100,7 +102,7 @@ public final class SharingExperiment implements Callable<Integer> {
 
     @Option(names = "--driver-cpus", description = "Run the load generators, MariaDB and this harness on these CPUs"
             + " only, apart from --server-cpus, as the study ran its clients and database on machines of their own"
-            + " (default: anywhere, sharing the servers' CPUs). MariaDB's affinity is set back to every CPU at the end")
+            + " (default: anywhere, sharing the servers' CPUs). MariaDB's affinity is put back as it was at the end, also when the run is interrupted")
     String driverCpus;
 
     @Option(names = "--phases", description = "Per phase, the two instances' rates as multiples of the knee "
@@ -154,6 +156,8 @@ public final class SharingExperiment implements Callable<Integer> {
     private static final String BASELINE = "baseline";
 
     private final Path root = Path.of(System.getProperty("tlsadmit.root", ".")).toAbsolutePath();
+    /** The database's CPUs before {@code --driver-cpus} moved it, given back at the end. */
+    private final Map<Long, String> databaseAffinity = new ConcurrentHashMap<>();
     private Path results;
 
     @Override
@@ -196,14 +200,19 @@ public final class SharingExperiment implements Callable<Integer> {
                     + " must list CPUs apart from --server-cpus " + serverCpus);
         }
         CpuPinning.pin(ProcessHandle.current().pid(), cpus);
-        databasePids().forEach(pid -> CpuPinning.pin(pid, cpus));
+        for (long pid : databasePids()) {
+            databaseAffinity.put(pid, CpuPinning.affinity(pid));
+            CpuPinning.pin(pid, cpus);
+        }
         System.out.printf("servers on CPUs %s; load generators, database and harness on CPUs %s%n", serverCpus, cpus);
     }
 
     private void unpinDatabase() {
-        if (driverCpus != null) {
-            databasePids().forEach(pid -> CpuPinning.pin(pid, "0-" + (Runtime.getRuntime().availableProcessors() - 1)));
-        }
+        databaseAffinity.forEach((pid, cpus) -> {
+            if (ProcessHandle.of(pid).isPresent()) {
+                CpuPinning.pin(pid, cpus);
+            }
+        });
     }
 
     private void runAll(List<double[]> schedule, RubisServer.Setup setup) throws Exception {
