@@ -102,7 +102,8 @@ public final class SharingExperiment implements Callable<Integer> {
 
     @Option(names = "--driver-cpus", description = "Run the load generators, MariaDB and this harness on these CPUs"
             + " only, apart from --server-cpus, as the study ran its clients and database on machines of their own"
-            + " (default: anywhere, sharing the servers' CPUs). MariaDB's affinity is put back as it was at the end, also when the run is interrupted")
+            + " (default: anywhere, sharing the servers' CPUs). MariaDB's affinity is put back as it was at the end,"
+            + " also when the run is interrupted")
     String driverCpus;
 
     @Option(names = "--phases", description = "Per phase, the two instances' rates as multiples of the knee "
@@ -114,10 +115,9 @@ public final class SharingExperiment implements Callable<Integer> {
 
     @Option(names = "--drain-seconds", description = "How long each phase's generators wait after their last arrival"
             + " for the sessions still running, which count as unfinished after it; a phase ends as soon as none is"
-            + " left (default 60: a session here lasts up to 20 pages; the think times of a 20-page one add up to 13 s at the"
-            + " median, 25 s in one of a thousand; with 5 s,"
-            + " and still once with 15 s, whether a light instance's last arrivals completed decided a phase's"
-            + " comparison by 1-9 sessions)")
+            + " left (default 60: a session here lasts up to 20 pages, whose think times add up to 13 s at the median"
+            + " and 25 s in one of a thousand; with 5 s, and still once with 15 s, whether a light instance's last"
+            + " arrivals completed decided a phase's comparison by 1-9 sessions)")
     int drainSeconds = 60;
 
     @Option(names = "--period", description = "The manager's period (default 1s)")
