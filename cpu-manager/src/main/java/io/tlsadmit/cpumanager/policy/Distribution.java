@@ -27,6 +27,9 @@ import java.util.List;
  */
 public final class Distribution {
 
+    /** A quota read back this close to a part is that part (the kernel stores whole microseconds a period). */
+    private static final double PART_TOLERANCE = 1e-3;
+
     private Distribution() {
     }
 
@@ -83,19 +86,15 @@ public final class Distribution {
      */
     public static double[] adoptedRequests(List<Integer> priorities, double[] quotas, double cpus) {
         int n = priorities.size();
-        double sum = 0;
-        for (int priority : priorities) {
-            sum += priority;
-        }
+        double[] part = shares(priorities, cpus);
         double[] requests = new double[n];
         boolean[] atPart = new boolean[n];
         double left = cpus;
         double atPartPriorities = 0;
         for (int i = 0; i < n; i++) {
-            double part = cpus * priorities.get(i) / sum;
             if (Double.isNaN(quotas[i])) {
                 requests[i] = cpus / n;
-            } else if (Math.abs(quotas[i] - part) <= PART_TOLERANCE) {
+            } else if (Math.abs(quotas[i] - part[i]) <= PART_TOLERANCE) {
                 atPart[i] = true;
                 atPartPriorities += priorities.get(i);
                 continue;
@@ -106,25 +105,25 @@ public final class Distribution {
         }
         for (int i = 0; i < n; i++) {
             if (atPart[i]) {
-                double part = cpus * priorities.get(i) / sum;
-                requests[i] = Math.min(part, Math.max(0, left) * priorities.get(i) / atPartPriorities);
+                requests[i] = Math.min(part[i], Math.max(0, left) * priorities.get(i) / atPartPriorities);
             }
         }
         return requests;
     }
 
-    /** A quota read back this close to a part is that part (the kernel stores whole microseconds a period). */
-    private static final double PART_TOLERANCE = 1e-3;
-
     /** {@code cpus} CPUs (what other processes used, or all of them) split among the claims by priority. */
     static double[] byPriority(List<Claim> claims, double cpus) {
-        double priorities = 0;
-        for (Claim claim : claims) {
-            priorities += claim.priority();
+        return shares(claims.stream().map(Claim::priority).toList(), cpus);
+    }
+
+    private static double[] shares(List<Integer> priorities, double cpus) {
+        double sum = 0;
+        for (int priority : priorities) {
+            sum += priority;
         }
-        double[] share = new double[claims.size()];
+        double[] share = new double[priorities.size()];
         for (int i = 0; i < share.length; i++) {
-            share[i] = Math.max(0, cpus) * claims.get(i).priority() / priorities;
+            share[i] = Math.max(0, cpus) * priorities.get(i) / sum;
         }
         return share;
     }

@@ -162,6 +162,9 @@ public final class SharingExperiment implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (rounds < 1) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--rounds must be at least 1, got " + rounds);
+        }
         results = out != null ? out : root.resolve("docs/results/" + LocalDate.now() + "/cpu-manager");
         if (redraw) {
             redraw(results);
@@ -170,9 +173,6 @@ public final class SharingExperiment implements Callable<Integer> {
         Files.createDirectories(results);
         List<double[]> schedule = schedule();
         RubisServer.Setup setup = setup();
-        if (rounds < 1) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--rounds must be at least 1, got " + rounds);
-        }
         placeDrivers();
         // a hook, not a finally: the database must get its CPUs back when the run is interrupted too
         Thread unpin = new Thread(this::unpinDatabase, "unpin-database");
