@@ -161,9 +161,9 @@ final class LoadDriver implements AutoCloseable {
                 tls.startHandshake();
                 handshaken = true;
                 long handshakeDone = System.nanoTime();
-                (isNew ? c.fullHandshake : c.resumedHandshake).record(handshakeDone - start);
+                StepCounters.record(isNew ? c.fullHandshake : c.resumedHandshake, handshakeDone - start);
                 if (request(tls, host)) {
-                    c.request.record(System.nanoTime() - handshakeDone);
+                    StepCounters.record(c.request, System.nanoTime() - handshakeDone);
                     c.requestsCompleted.increment();
                     (isNew ? c.newCompleted : c.resumedCompleted).increment();
                 } else {

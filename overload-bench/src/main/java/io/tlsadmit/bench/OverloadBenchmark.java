@@ -75,7 +75,7 @@ public final class OverloadBenchmark {
         log("driver pinned to CPU 1; %s will be pinned to CPU 0; key %s, TLS %s", server.description(),
                 options.key(), options.tls());
         double capacity = options.capacity() > 0 ? options.capacity() : calibrate();
-        List<StepResult> results = new ArrayList<>();
+        List<OverloadStep> results = new ArrayList<>();
         List<String> timeline = new ArrayList<>();
         timeline.add("mode,second,cpus,goodput_req_per_s,new_admitted_per_s,new_refused_per_s,budget_per_s");
         for (String mode : options.modes()) {
@@ -117,8 +117,8 @@ public final class OverloadBenchmark {
         }
     }
 
-    private List<StepResult> sweep(String mode, ServerUnderTest.Running running, double capacity) throws Exception {
-        List<StepResult> results = new ArrayList<>();
+    private List<OverloadStep> sweep(String mode, ServerUnderTest.Running running, double capacity) throws Exception {
+        List<OverloadStep> results = new ArrayList<>();
         ProcessCpuClock serverCpu = new ProcessCpuClock(running.pid());
         try (LoadDriver driver = driver(running, options.maxConcurrentNewClients())) {
             driver.startEstablished(options.established(), options.thinkMillis(), 11);
@@ -146,7 +146,7 @@ public final class OverloadBenchmark {
                 double serverSeconds = serverCpu.seconds() - serverBefore;
                 double driverSeconds = driverCpu.seconds() - driverBefore;
                 GateTruth truth = GateTruth.of(PrometheusScrape.parse(scrape(running))).since(truthBefore);
-                StepResult r = StepResult.of(mode, multiplier, offered, seconds, c, serverSeconds, driverSeconds, truth);
+                OverloadStep r = OverloadStep.of(mode, multiplier, offered, seconds, c, serverSeconds, driverSeconds, truth);
                 results.add(r);
                 log("  goodput %.0f req/s, new admitted %.0f/s refused %.0f/s timed out %.0f/s, resumed ok %.1f%%,"
                                 + " server CPU %.0f%%, driver CPU %.0f%%, request p99 %s; gate: %s",

@@ -21,27 +21,27 @@ final class Report {
     private Report() {
     }
 
-    static void write(BenchOptions o, double capacity, List<StepResult> results, List<String> timeline,
+    static void write(BenchOptions o, double capacity, List<OverloadStep> results, List<String> timeline,
                       String server) throws IOException {
         Path out = o.out();
         List<String> csv = new ArrayList<>();
-        csv.add(StepResult.csvHeader());
+        csv.add(OverloadStep.csvHeader());
         results.forEach(r -> csv.add(r.csv()));
         Files.write(out.resolve("results.csv"), csv);
         if (timeline.size() > 1) {
             Files.write(out.resolve("timeline.csv"), timeline);
         }
 
-        Map<String, List<StepResult>> byMode = new LinkedHashMap<>();
+        Map<String, List<OverloadStep>> byMode = new LinkedHashMap<>();
         results.forEach(r -> byMode.computeIfAbsent(r.mode(), m -> new ArrayList<>()).add(r));
         chart(out, "goodput.png", "Goodput under a flood of new TLS clients", "requests/s completed", byMode,
-                StepResult::goodput);
+                OverloadStep::goodput);
         chart(out, "new-admitted.png", "New clients served (full handshakes completed)", "new clients/s", byMode,
-                StepResult::newAdmittedPerSecond);
+                OverloadStep::newAdmittedPerSecond);
         chart(out, "resumed-admitted.png", "Established clients' connections that succeeded", "%", byMode,
-                StepResult::resumedAdmittedPercent);
+                OverloadStep::resumedAdmittedPercent);
         chart(out, "request-p99.png", "Request latency p99 (after the handshake)", "ms", byMode,
-                StepResult::requestP99);
+                OverloadStep::requestP99);
 
         StringBuilder md = new StringBuilder();
         md.append("# Overload benchmark ").append(Instant.now().toString(), 0, 10).append("\n\n");
@@ -55,7 +55,7 @@ final class Report {
                 + "| server CPU % | driver CPU % | full hs p50 / p99 | resumed hs p50 / p99 | request p50 / p99 "
                 + "| gate: full / resumed hs/s, resumptions refused |\n");
         md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-        for (StepResult r : results) {
+        for (OverloadStep r : results) {
             md.append(String.format(Locale.ROOT,
                     "| %s | %.1fx | %.0f | %.0f | %.0f | %.0f | %s | %.0f | %.0f | %s / %s | %s / %s | %s / %s | %s |%n",
                     r.mode(), r.multiplier(), r.goodput(), r.newAdmittedPerSecond(), r.newRefusedPerSecond(),
@@ -71,10 +71,10 @@ final class Report {
         }
         md.append("\n|---|---|---|---|---|\n");
         byMode.forEach((mode, rows) -> {
-            double peak = rows.stream().mapToDouble(StepResult::goodput).max().orElse(Double.NaN);
+            double peak = rows.stream().mapToDouble(OverloadStep::goodput).max().orElse(Double.NaN);
             md.append(String.format(Locale.ROOT, "| %s | %.0f |", mode, peak));
             for (double m : marks) {
-                double g = rows.stream().filter(r -> r.multiplier() == m).mapToDouble(StepResult::goodput)
+                double g = rows.stream().filter(r -> r.multiplier() == m).mapToDouble(OverloadStep::goodput)
                         .findFirst().orElse(Double.NaN);
                 md.append(Double.isNaN(g) ? " – |" : String.format(Locale.ROOT, " %.2f |", g / peak));
             }
@@ -90,7 +90,7 @@ final class Report {
     }
 
     /** The gate's own counts over the step, "–" without a gate. */
-    private static String gate(StepResult r) {
+    private static String gate(OverloadStep r) {
         GateTruth g = r.gate();
         return !g.present() ? "–" : String.format(Locale.ROOT, "%.0f / %.0f, %.0f", g.fullHandshakes() / r.seconds(),
                 g.resumedHandshakes() / r.seconds(), g.resumptionOffersRefused());
@@ -105,13 +105,13 @@ final class Report {
         return Double.isNaN(value) ? "–" : String.format(Locale.ROOT, "%.1f", value);
     }
 
-    private static void chart(Path out, String file, String title, String yTitle, Map<String, List<StepResult>> byMode,
-                              ToDoubleFunction<StepResult> y) throws IOException {
+    private static void chart(Path out, String file, String title, String yTitle, Map<String, List<OverloadStep>> byMode,
+                              ToDoubleFunction<OverloadStep> y) throws IOException {
         XYChart chart = new XYChartBuilder().width(900).height(520).title(title)
                 .xAxisTitle("new clients/s as a multiple of capacity").yAxisTitle(yTitle).build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
         byMode.forEach((mode, rows) -> chart.addSeries(mode,
-                rows.stream().mapToDouble(StepResult::multiplier).toArray(),
+                rows.stream().mapToDouble(OverloadStep::multiplier).toArray(),
                 rows.stream().mapToDouble(y).map(v -> Double.isNaN(v) ? 0 : v).toArray()));
         BitmapEncoder.saveBitmap(chart, out.resolve(file).toString(), BitmapEncoder.BitmapFormat.PNG);
     }

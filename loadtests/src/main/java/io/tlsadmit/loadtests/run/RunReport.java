@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
 
 /**
  * Writes a run's figures where scripts read them: {@code summary.json} (one flat object) and
@@ -49,15 +50,15 @@ public final class RunReport {
         recorder.errorPagesByInteraction().forEach((interaction, count) -> f.put("errorPages." + interaction, count));
         f.put("connectionsRefused", recorder.total(Series.CONNECTIONS_REFUSED));
         f.put("timeouts", recorder.total(Series.TIMEOUTS));
-        f.put("pageMillisMean", round(recorder.pageTimes().mean()));
-        f.put("pageMillisP50", recorder.pageTimes().percentile(0.50));
-        f.put("pageMillisP95", recorder.pageTimes().percentile(0.95));
-        f.put("pageMillisP99", recorder.pageTimes().percentile(0.99));
-        f.put("firstPageMillisP99", recorder.firstPageTimes().percentile(0.99));
-        f.put("laterPageMillisP99", recorder.laterPageTimes().percentile(0.99));
-        f.put("replyMillisP50", recorder.replyTimes().percentile(0.50));
-        f.put("replyMillisP95", recorder.replyTimes().percentile(0.95));
-        f.put("replyMillisP99", recorder.replyTimes().percentile(0.99));
+        f.put("pageMillisMean", mean(recorder.pageTimes()));
+        f.put("pageMillisP50", percentile(recorder.pageTimes(), 0.50));
+        f.put("pageMillisP95", percentile(recorder.pageTimes(), 0.95));
+        f.put("pageMillisP99", percentile(recorder.pageTimes(), 0.99));
+        f.put("firstPageMillisP99", percentile(recorder.firstPageTimes(), 0.99));
+        f.put("laterPageMillisP99", percentile(recorder.laterPageTimes(), 0.99));
+        f.put("replyMillisP50", percentile(recorder.replyTimes(), 0.50));
+        f.put("replyMillisP95", percentile(recorder.replyTimes(), 0.95));
+        f.put("replyMillisP99", percentile(recorder.replyTimes(), 0.99));
         f.put("loadGeneratorCpuSec", round(loadGeneratorCpuSeconds));
         f.put("serverCpuSec", serverCpuSeconds < 0 ? null : round(serverCpuSeconds));
         f.put("serverMetrics", !after.isEmpty());
@@ -142,6 +143,15 @@ public final class RunReport {
             }
         }
         return out.toString();
+    }
+
+    /** The {@code quantile}'s value in milliseconds; -1 without samples (a run that served no page). */
+    static long percentile(Histogram millis, double quantile) {
+        return millis.getTotalCount() == 0 ? -1 : millis.getValueAtPercentile(100 * quantile);
+    }
+
+    static double mean(Histogram millis) {
+        return millis.getTotalCount() == 0 ? -1 : round(millis.getMean());
     }
 
     private static double round(double value) {

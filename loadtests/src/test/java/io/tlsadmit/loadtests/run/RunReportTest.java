@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Properties;
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -92,5 +94,33 @@ class RunReportTest {
                 PrometheusText.parse(""), PrometheusText.parse(AFTER));
         assertTrue(report.json().contains(
                 "\"tlsadmit_connections_total{decision=\\\"refused\\\",verdict=\\\"NEW\\\"}\": 3.0"), report.json());
+    }
+
+    @Test
+    void percentilesAreTheSmallestTimesCoveringTheirShareToTheMillisecond() {
+        Histogram millis = new ConcurrentHistogram(3);
+        for (int m = 1; m <= 100; m++) {
+            millis.recordValue(m);
+        }
+        assertEquals(50, RunReport.percentile(millis, 0.50));
+        assertEquals(99, RunReport.percentile(millis, 0.99));
+        assertEquals(100, RunReport.percentile(millis, 1.0));
+        assertEquals(50.5, RunReport.mean(millis), 1e-9);
+    }
+
+    @Test
+    void timesBeyondTheTimeoutKeepTheirOrderOfMagnitude() {
+        // a reply after an hour is not a reply after the 10 s client timeout: no bucket caps it
+        Histogram millis = new ConcurrentHistogram(3);
+        millis.recordValue(5);
+        millis.recordValue(3_600_000);
+        long p99 = RunReport.percentile(millis, 0.99);
+        assertTrue(Math.abs(p99 - 3_600_000) <= 3_600, "within 0.1 %: " + p99);
+    }
+
+    @Test
+    void aRunThatServedNoPageHasNoPercentiles() {
+        assertEquals(-1, RunReport.percentile(new ConcurrentHistogram(3), 0.5));
+        assertEquals(-1, RunReport.mean(new ConcurrentHistogram(3)), 0);
     }
 }

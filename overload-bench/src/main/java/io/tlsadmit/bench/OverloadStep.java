@@ -3,7 +3,7 @@ package io.tlsadmit.bench;
 import java.util.Locale;
 
 /** One measured step: a mode at an offered load, as clients and the server's CPU saw it. */
-record StepResult(String mode, double multiplier, double offeredNewPerSecond, double seconds,
+record OverloadStep(String mode, double multiplier, double offeredNewPerSecond, double seconds,
                   double goodput, double newAdmittedPerSecond, double newRefusedPerSecond, double newTimedOutPerSecond,
                   double newDroppedByDriverPerSecond, double resumedAdmittedPercent, double resumedRefusedPerSecond,
                   double resumedTimedOutPerSecond, double newFailedAfterHandshakePerSecond,
@@ -12,10 +12,10 @@ record StepResult(String mode, double multiplier, double offeredNewPerSecond, do
                   double resumedHandshakeP50, double resumedHandshakeP99, double requestP50, double requestP99,
                   GateTruth gate) {
 
-    static StepResult of(String mode, double multiplier, double offered, double seconds, StepCounters c,
+    static OverloadStep of(String mode, double multiplier, double offered, double seconds, StepCounters c,
                          double serverCpuSeconds, double driverCpuSeconds, GateTruth gate) {
         long resumedFinished = c.resumedFinished.sum();
-        return new StepResult(mode, multiplier, offered, seconds,
+        return new OverloadStep(mode, multiplier, offered, seconds,
                 c.requestsCompleted.sum() / seconds,
                 c.newCompleted.sum() / seconds,
                 c.newRefused.sum() / seconds,
@@ -28,9 +28,9 @@ record StepResult(String mode, double multiplier, double offeredNewPerSecond, do
                 c.resumedFailedAfterHandshake.sum() / seconds,
                 100.0 * serverCpuSeconds / seconds,
                 100.0 * driverCpuSeconds / seconds,
-                c.fullHandshake.quantileMillis(0.5), c.fullHandshake.quantileMillis(0.99),
-                c.resumedHandshake.quantileMillis(0.5), c.resumedHandshake.quantileMillis(0.99),
-                c.request.quantileMillis(0.5), c.request.quantileMillis(0.99), gate);
+                StepCounters.millis(c.fullHandshake, 0.5), StepCounters.millis(c.fullHandshake, 0.99),
+                StepCounters.millis(c.resumedHandshake, 0.5), StepCounters.millis(c.resumedHandshake, 0.99),
+                StepCounters.millis(c.request, 0.5), StepCounters.millis(c.request, 0.99), gate);
     }
 
     static String csvHeader() {
