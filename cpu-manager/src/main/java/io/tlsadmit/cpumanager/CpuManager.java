@@ -9,7 +9,7 @@ import io.tlsadmit.cpumanager.enforcement.PodResize;
 import io.tlsadmit.cpumanager.enforcement.QuotaCgroups;
 import io.tlsadmit.cpumanager.enforcement.ThreadAffinity;
 import io.tlsadmit.cpumanager.metrics.MetricsEndpoint;
-import io.tlsadmit.cpumanager.metrics.PrometheusText;
+import io.tlsadmit.cpumanager.metrics.MetricsExposition;
 import io.tlsadmit.cpumanager.metrics.RunCsv;
 import io.tlsadmit.cpumanager.metrics.ServerSample;
 import io.tlsadmit.cpumanager.policy.Assignment;
@@ -222,7 +222,7 @@ public final class CpuManager implements AutoCloseable {
         }
         periods++;
         double own = ProcessHandle.current().info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(Double.NaN);
-        metricsText = PrometheusText.render(samples, available, own, periods);
+        metricsText = MetricsExposition.render(samples, available, own, periods);
         if (csv != null) {
             csv.append(System.currentTimeMillis(), available, samples);
         }

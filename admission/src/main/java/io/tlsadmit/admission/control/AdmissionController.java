@@ -4,7 +4,7 @@ import io.tlsadmit.admission.HandshakeBudget;
 import io.tlsadmit.admission.HandshakeKind;
 import io.tlsadmit.admission.TokenBucket;
 import io.tlsadmit.admission.cost.HandshakeCost;
-import io.tlsadmit.admission.cost.TlsVersion;
+import io.tlsadmit.admission.cost.CostedVersion;
 import io.tlsadmit.admission.cpu.CpuAllocation;
 import io.tlsadmit.admission.cpu.CpuCapacity;
 import java.util.Objects;
@@ -173,7 +173,7 @@ public final class AdmissionController implements HandshakeBudget {
 
     @Override
     public void handshakeCompleted(HandshakeKind kind, int tlsVersion, long cpuNanos) {
-        cost.record(kind, TlsVersion.fromWire(tlsVersion), cpuNanos);
+        cost.record(kind, CostedVersion.fromWire(tlsVersion), cpuNanos);
     }
 
     // ---- inputs -------------------------------------------------------------------------------

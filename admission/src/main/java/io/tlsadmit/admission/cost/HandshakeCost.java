@@ -36,12 +36,12 @@ public final class HandshakeCost {
             throw new IllegalArgumentException("alpha must be in (0, 1], was " + alpha);
         }
         HandshakeKind[] kinds = HandshakeKind.values();
-        TlsVersion[] versions = TlsVersion.values();
+        CostedVersion[] versions = CostedVersion.values();
         byKindAndVersion = new CostSeries[kinds.length][versions.length];
         byKind = new CostSeries[kinds.length];
         for (HandshakeKind kind : kinds) {
             byKind[kind.ordinal()] = new CostSeries(alpha);
-            for (TlsVersion version : versions) {
+            for (CostedVersion version : versions) {
                 byKindAndVersion[kind.ordinal()][version.ordinal()] = new CostSeries(alpha);
             }
         }
@@ -53,7 +53,7 @@ public final class HandshakeCost {
      * @param cpuNanos server CPU time; a value {@code <= 0} means unknown and is not recorded, so
      *                 a gate that cannot measure does not drag the average to zero
      */
-    public void record(HandshakeKind kind, TlsVersion version, long cpuNanos) {
+    public void record(HandshakeKind kind, CostedVersion version, long cpuNanos) {
         if (cpuNanos <= 0) {
             return;
         }
@@ -76,7 +76,7 @@ public final class HandshakeCost {
         return byKind[kind.ordinal()].totalNanos();
     }
 
-    public CostSnapshot snapshot(HandshakeKind kind, TlsVersion version) {
+    public CostSnapshot snapshot(HandshakeKind kind, CostedVersion version) {
         return byKindAndVersion[kind.ordinal()][version.ordinal()].snapshot();
     }
 
@@ -84,7 +84,7 @@ public final class HandshakeCost {
      * Handshakes of this kind and version at or below each bound of {@link CpuTimeBuckets}, cumulative,
      * followed by all of them: the buckets of a Prometheus histogram, {@code +Inf} last.
      */
-    public long[] cumulativeBucketCounts(HandshakeKind kind, TlsVersion version) {
+    public long[] cumulativeBucketCounts(HandshakeKind kind, CostedVersion version) {
         return byKindAndVersion[kind.ordinal()][version.ordinal()].cumulativeBucketCounts();
     }
 
@@ -93,11 +93,11 @@ public final class HandshakeCost {
     }
 
     /** Every (kind, version) series that has at least one sample, for exporting as labelled metrics. */
-    public Map<HandshakeKind, Map<TlsVersion, CostSnapshot>> snapshots() {
-        Map<HandshakeKind, Map<TlsVersion, CostSnapshot>> all = new EnumMap<>(HandshakeKind.class);
+    public Map<HandshakeKind, Map<CostedVersion, CostSnapshot>> snapshots() {
+        Map<HandshakeKind, Map<CostedVersion, CostSnapshot>> all = new EnumMap<>(HandshakeKind.class);
         for (HandshakeKind kind : HandshakeKind.values()) {
-            Map<TlsVersion, CostSnapshot> versions = new EnumMap<>(TlsVersion.class);
-            for (TlsVersion version : TlsVersion.values()) {
+            Map<CostedVersion, CostSnapshot> versions = new EnumMap<>(CostedVersion.class);
+            for (CostedVersion version : CostedVersion.values()) {
                 CostSnapshot s = snapshot(kind, version);
                 if (s.count() > 0) {
                     versions.put(version, s);

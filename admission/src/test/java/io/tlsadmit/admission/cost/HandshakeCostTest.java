@@ -2,8 +2,8 @@ package io.tlsadmit.admission.cost;
 
 import static io.tlsadmit.admission.HandshakeKind.FULL;
 import static io.tlsadmit.admission.HandshakeKind.RESUMED;
-import static io.tlsadmit.admission.cost.TlsVersion.TLS_1_2;
-import static io.tlsadmit.admission.cost.TlsVersion.TLS_1_3;
+import static io.tlsadmit.admission.cost.CostedVersion.TLS_1_2;
+import static io.tlsadmit.admission.cost.CostedVersion.TLS_1_3;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -84,7 +84,7 @@ class HandshakeCostTest {
         assertEquals(2_800_000, cost.totalNanos(FULL));
         assertEquals(710_000, cost.totalNanos(RESUMED));
         assertEquals(2, cost.snapshots().get(RESUMED).size());
-        assertEquals(0, cost.snapshot(FULL, TlsVersion.OTHER).count());
+        assertEquals(0, cost.snapshot(FULL, CostedVersion.OTHER).count());
     }
 
     @Test
@@ -103,9 +103,9 @@ class HandshakeCostTest {
 
     @Test
     void wireVersionsMapToTheirSeries() {
-        assertEquals(TLS_1_2, TlsVersion.fromWire(0x0303));
-        assertEquals(TLS_1_3, TlsVersion.fromWire(0x0304));
-        assertEquals(TlsVersion.OTHER, TlsVersion.fromWire(0x0301));
+        assertEquals(TLS_1_2, CostedVersion.fromWire(0x0303));
+        assertEquals(TLS_1_3, CostedVersion.fromWire(0x0304));
+        assertEquals(CostedVersion.OTHER, CostedVersion.fromWire(0x0301));
         assertEquals("1.3", TLS_1_3.label());
     }
 

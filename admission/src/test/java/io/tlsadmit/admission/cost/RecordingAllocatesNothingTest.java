@@ -28,7 +28,7 @@ class RecordingAllocatesNothingTest {
     private static void record(HandshakeCost cost, int n) {
         for (int i = 0; i < n; i++) {
             cost.record(i % 3 == 0 ? HandshakeKind.RESUMED : HandshakeKind.FULL,
-                    i % 2 == 0 ? TlsVersion.TLS_1_3 : TlsVersion.TLS_1_2, 100_000 + i);
+                    i % 2 == 0 ? CostedVersion.TLS_1_3 : CostedVersion.TLS_1_2, 100_000 + i);
         }
     }
 }

@@ -1,7 +1,7 @@
 package io.tlsadmit.attack.scenario;
 
 import io.tlsadmit.attack.report.ScenarioReport;
-import io.tlsadmit.attack.server.ConnectorAttributes;
+import io.tlsadmit.attack.server.ScenarioAttributes;
 import io.tlsadmit.attack.server.GatedServer;
 import io.tlsadmit.attack.server.TlsEngine;
 import io.tlsadmit.testing.Jdk;
@@ -25,7 +25,7 @@ public record Bench(TomcatDistribution distribution, TestKeystore keystore, Path
                 ticketFromManySources, slowRate, other, jdk);
     }
 
-    GatedServer start(String name, ConnectorAttributes settings) {
+    GatedServer start(String name, ScenarioAttributes settings) {
         log("%s: starting Tomcat on JDK %d, %s (%s)", name, jdk.feature(), engine.label(), settings.describe());
         return GatedServer.start(name, distribution, keystore, gateJar, settings, engine, jdk);
     }

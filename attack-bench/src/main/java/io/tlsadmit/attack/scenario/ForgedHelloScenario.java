@@ -7,7 +7,7 @@ import io.tlsadmit.attack.hello.ForgedHello;
 import io.tlsadmit.attack.measure.ProbeLatency;
 import io.tlsadmit.attack.report.ScenarioReport;
 import io.tlsadmit.attack.server.CounterSnapshot;
-import io.tlsadmit.attack.server.ConnectorAttributes;
+import io.tlsadmit.attack.server.ScenarioAttributes;
 import io.tlsadmit.attack.server.GatedServer;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -56,7 +56,7 @@ public final class ForgedHelloScenario implements Scenario {
 
     @Override
     public ScenarioReport run(Bench bench) throws Exception {
-        ConnectorAttributes settings = ConnectorAttributes.budget(bench.budget(), "5", "5");
+        ScenarioAttributes settings = ScenarioAttributes.budget(bench.budget(), "5", "5");
         ScenarioReport report = bench.report(name, settings.describe());
         try (GatedServer server = bench.start(name, settings);
              ResumingProbe resumer = ResumingProbe.start(bench.keystore().clientContext("TLSv1.3"), server.address(), 15_000);
@@ -81,7 +81,7 @@ public final class ForgedHelloScenario implements Scenario {
     }
 
     private Quiet phase(Bench bench, GatedServer server, ResumingProbe resumer, NewClientProbe newcomers,
-                        ConnectorAttributes settings, ScenarioReport report, String phase, List<InetAddress> sources, Quiet quiet)
+                        ScenarioAttributes settings, ScenarioReport report, String phase, List<InetAddress> sources, Quiet quiet)
             throws Exception {
         if (!sources.isEmpty()) {
             Bench.log("%s: %s phase, %.0f forged hellos/s from %d source(s), %.0f s", name, phase, bench.forgedRate(),

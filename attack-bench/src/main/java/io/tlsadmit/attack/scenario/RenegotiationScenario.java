@@ -4,7 +4,7 @@ import io.tlsadmit.attack.client.OpenSslRenegotiation;
 import io.tlsadmit.attack.client.RenegotiatingClient;
 import io.tlsadmit.attack.report.ScenarioReport;
 import io.tlsadmit.attack.server.CounterSnapshot;
-import io.tlsadmit.attack.server.ConnectorAttributes;
+import io.tlsadmit.attack.server.ScenarioAttributes;
 import io.tlsadmit.attack.server.GatedServer;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -24,13 +24,13 @@ public final class RenegotiationScenario implements Scenario {
         return "renegotiation";
     }
 
-    private static ConnectorAttributes settings(Bench bench) {
-        return ConnectorAttributes.budget(bench.budget(), "0.01", "1");
+    private static ScenarioAttributes settings(Bench bench) {
+        return ScenarioAttributes.budget(bench.budget(), "0.01", "1");
     }
 
     @Override
     public ScenarioReport run(Bench bench) throws Exception {
-        ConnectorAttributes settings = settings(bench);
+        ScenarioAttributes settings = settings(bench);
         ScenarioReport report = bench.report(name(), settings.describe());
         try (GatedServer server = bench.start(name(), settings)) {
             RenegotiatingClient client = new RenegotiatingClient(bench.keystore().clientContext("TLSv1.2"), server.address());

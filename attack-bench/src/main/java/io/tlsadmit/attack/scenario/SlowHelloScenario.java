@@ -5,7 +5,7 @@ import io.tlsadmit.attack.client.SlowHelloHold;
 import io.tlsadmit.attack.hello.ForgedHello;
 import io.tlsadmit.attack.measure.ProbeLatency;
 import io.tlsadmit.attack.report.ScenarioReport;
-import io.tlsadmit.attack.server.ConnectorAttributes;
+import io.tlsadmit.attack.server.ScenarioAttributes;
 import io.tlsadmit.attack.server.GatedServer;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -36,7 +36,7 @@ public final class SlowHelloScenario implements Scenario {
 
     @Override
     public ScenarioReport run(Bench bench) throws Exception {
-        ConnectorAttributes settings = ConnectorAttributes.budget(bench.budget(), "5", "5").attribute("connectionTimeout", "60000");
+        ScenarioAttributes settings = ScenarioAttributes.budget(bench.budget(), "5", "5").attribute("connectionTimeout", "60000");
         ScenarioReport report = bench.report(name(), settings.describe() + " maxConnections=8192 (Tomcat's default)");
         List<InetAddress> sources = new ArrayList<>();
         for (int host = 3; host <= 10; host++) {

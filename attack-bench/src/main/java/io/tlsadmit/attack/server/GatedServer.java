@@ -41,7 +41,7 @@ public final class GatedServer implements AutoCloseable {
     }
 
     public static GatedServer start(String name, TomcatDistribution distribution, TestKeystore keystore, Path gateJar,
-                                    ConnectorAttributes settings, TlsEngine engine, Jdk jdk) {
+                                    ScenarioAttributes settings, TlsEngine engine, Jdk jdk) {
         ConnectorSpec gated = ConnectorSpec.https(GATED, keystore)
                 .protocol(PROTOCOL)
                 .sslHostConfig("protocols", "TLSv1.2+TLSv1.3");

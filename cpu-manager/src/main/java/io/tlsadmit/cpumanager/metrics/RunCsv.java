@@ -34,10 +34,10 @@ public final class RunCsv implements AutoCloseable {
         try {
             for (ServerSample s : servers) {
                 out.write(epochMillis + "," + s.name() + "," + s.pid() + "," + s.answering() + ","
-                        + PrometheusText.number(s.requested()) + "," + PrometheusText.number(s.assigned()) + ","
-                        + PrometheusText.number(s.allocated()) + "," + PrometheusText.number(s.cpuSeconds()) + ","
-                        + PrometheusText.number(s.claimed()) + "," + PrometheusText.number(s.usedCpus()) + ","
-                        + PrometheusText.number(s.quota()) + "," + PrometheusText.number(cpusAvailable) + ","
+                        + MetricsExposition.number(s.requested()) + "," + MetricsExposition.number(s.assigned()) + ","
+                        + MetricsExposition.number(s.allocated()) + "," + MetricsExposition.number(s.cpuSeconds()) + ","
+                        + MetricsExposition.number(s.claimed()) + "," + MetricsExposition.number(s.usedCpus()) + ","
+                        + MetricsExposition.number(s.quota()) + "," + MetricsExposition.number(cpusAvailable) + ","
                         + (s.cpuSet().isEmpty() ? "" : "\"" + CpuList.format(s.cpuSet()) + "\""));
                 out.newLine();
             }

@@ -8,7 +8,8 @@ import io.tlsadmit.admission.HandshakeKind;
 import io.tlsadmit.admission.control.AdmissionController;
 import io.tlsadmit.admission.control.ControlDecision;
 import io.tlsadmit.admission.cost.CostSnapshot;
-import io.tlsadmit.admission.cost.TlsVersion;
+import io.tlsadmit.admission.cost.CostedVersion;
+import io.tlsadmit.classifier.TlsVersion;
 import io.tlsadmit.gate.ConnectorGate;
 import java.util.List;
 import java.util.Locale;
@@ -74,7 +75,7 @@ final class AdaptiveMetrics {
                 c -> queueDelaySeconds(c.lastDecision()));
         for (HandshakeKind kind : HandshakeKind.values()) {
             String kindLabel = kind.name().toLowerCase(Locale.ROOT);
-            for (TlsVersion version : TlsVersion.values()) {
+            for (CostedVersion version : CostedVersion.values()) {
                 String versionLabel = versionLabel(version);
                 if (cpuTimer) {
                     // Not a Prometheus registry (e.g. an application's other backend): count and sum, no buckets.
@@ -99,10 +100,10 @@ final class AdaptiveMetrics {
     }
 
     /** The same version labels as {@code tlsadmit_handshakes_total}. */
-    static String versionLabel(TlsVersion version) {
+    static String versionLabel(CostedVersion version) {
         return switch (version) {
-            case TLS_1_2 -> io.tlsadmit.classifier.TlsVersion.name(io.tlsadmit.classifier.TlsVersion.TLS1_2);
-            case TLS_1_3 -> io.tlsadmit.classifier.TlsVersion.name(io.tlsadmit.classifier.TlsVersion.TLS1_3);
+            case TLS_1_2 -> TlsVersion.name(TlsVersion.TLS1_2);
+            case TLS_1_3 -> TlsVersion.name(TlsVersion.TLS1_3);
             case OTHER -> "other";
         };
     }

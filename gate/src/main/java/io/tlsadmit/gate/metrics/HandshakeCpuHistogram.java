@@ -10,7 +10,7 @@ import io.tlsadmit.admission.HandshakeKind;
 import io.tlsadmit.admission.control.AdmissionController;
 import io.tlsadmit.admission.cost.CpuTimeBuckets;
 import io.tlsadmit.admission.cost.HandshakeCost;
-import io.tlsadmit.admission.cost.TlsVersion;
+import io.tlsadmit.admission.cost.CostedVersion;
 import io.tlsadmit.gate.ConnectionAdmission;
 import io.tlsadmit.gate.ConnectorGate;
 import java.util.ArrayList;
@@ -33,7 +33,7 @@ final class HandshakeCpuHistogram implements Collector {
     // System.Logger: server-neutral, and Tomcat routes it to JULI like any java.util.logging output
     private static final System.Logger log = System.getLogger(HandshakeCpuHistogram.class.getName());
 
-    private record Series(Labels labels, HandshakeCost cost, HandshakeKind kind, TlsVersion version) {
+    private record Series(Labels labels, HandshakeCost cost, HandshakeKind kind, CostedVersion version) {
     }
 
     private final List<Series> series = new ArrayList<>();
@@ -43,7 +43,7 @@ final class HandshakeCpuHistogram implements Collector {
             AdmissionController controller = gate.budget().view(AdmissionController.class).orElse(null);
             if (controller != null) {
                 for (HandshakeKind kind : HandshakeKind.values()) {
-                    for (TlsVersion version : TlsVersion.values()) {
+                    for (CostedVersion version : CostedVersion.values()) {
                         series.add(new Series(Labels.of(GateMetrics.CONNECTOR, gate.name(),
                                 "kind", kind.name().toLowerCase(Locale.ROOT), "version", AdaptiveMetrics.versionLabel(version)),
                                 controller.cost(), kind, version));

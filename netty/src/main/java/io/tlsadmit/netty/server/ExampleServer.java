@@ -101,7 +101,7 @@ public final class ExampleServer implements Callable<Integer> {
         System.out.println(READY + "https://127.0.0.1:" + server.port() + " (engine "
                 + tlsEngine.name().toLowerCase(Locale.ROOT) + ", " + (server.gate() == null ? "no gate" : server.gate())
                 + ")" + (server.metricsPort() < 0 ? ""
-                        : ", metrics at http://127.0.0.1:" + server.metricsPort() + MetricsEndpoint.PATH));
+                        : ", metrics at http://127.0.0.1:" + server.metricsPort() + ScrapeListener.PATH));
         System.out.flush();
         new CountDownLatch(1).await();
         return 0;

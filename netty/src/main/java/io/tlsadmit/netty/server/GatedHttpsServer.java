@@ -67,10 +67,10 @@ public final class GatedHttpsServer implements AutoCloseable {
     private final Channel listener;
     private final NettyGate gate;
     private final PrometheusMeterRegistry registry;
-    private final MetricsEndpoint metrics;
+    private final ScrapeListener metrics;
 
     private GatedHttpsServer(EventLoopGroup loops, Channel listener, NettyGate gate, PrometheusMeterRegistry registry,
-            MetricsEndpoint metrics) {
+            ScrapeListener metrics) {
         this.loops = loops;
         this.listener = listener;
         this.gate = gate;
@@ -130,7 +130,7 @@ public final class GatedHttpsServer implements AutoCloseable {
             if (gate != null) {
                 new NettyGateMeterBinder(gate).bindTo(registry);
             }
-            MetricsEndpoint metrics = metricsPort < 0 ? null : MetricsEndpoint.start(metricsPort, registry);
+            ScrapeListener metrics = metricsPort < 0 ? null : ScrapeListener.start(metricsPort, registry);
             return new GatedHttpsServer(loops, listener, gate, registry, metrics);
         } catch (Exception | Error e) {
             loops.shutdownGracefully();

@@ -38,7 +38,7 @@ public final class DatabaseBootstrap implements ServletContextListener {
     @Override
     public void contextInitialized(ServletContextEvent event) {
         ServletContext context = event.getServletContext();
-        Settings settings = Settings.from(context);
+        DataSetSettings settings = DataSetSettings.from(context);
         DataSource dataSource;
         try {
             dataSource = (DataSource) new InitialContext().lookup(DATASOURCE);

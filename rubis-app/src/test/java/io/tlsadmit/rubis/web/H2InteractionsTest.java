@@ -12,12 +12,12 @@ class H2InteractionsTest extends InteractionsContract {
     static Path work;
 
     private static TestDatabase database;
-    private static RubisServer server;
+    private static EmbeddedRubis server;
 
     @BeforeAll
     static void start() throws Exception {
         database = TestDatabase.h2(work.resolve("h2"));
-        server = RubisServer.start(database, work);
+        server = EmbeddedRubis.start(database, work);
     }
 
     @AfterAll
@@ -28,7 +28,7 @@ class H2InteractionsTest extends InteractionsContract {
     }
 
     @Override
-    protected RubisServer server() {
+    protected EmbeddedRubis server() {
         return server;
     }
 

@@ -1,6 +1,6 @@
 package io.tlsadmit.rubis.web;
 
-import static io.tlsadmit.rubis.web.RubisServer.form;
+import static io.tlsadmit.rubis.web.EmbeddedRubis.form;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -39,7 +39,7 @@ abstract class InteractionsContract {
     private static final Pattern ITEM_LINK = Pattern.compile("ViewItem\\?itemId=(\\d+)\"");
     private static final Pattern BIDDER = Pattern.compile("<tr class=\"bid\"><td><a href=\"[^\"]*userId=(\\d+)\"");
 
-    protected abstract RubisServer server();
+    protected abstract EmbeddedRubis server();
 
     protected abstract TestDatabase database();
 

@@ -15,12 +15,12 @@ class MariaDbInteractionsTest extends InteractionsContract {
     static Path work;
 
     private static TestDatabase database;
-    private static RubisServer server;
+    private static EmbeddedRubis server;
 
     @BeforeAll
     static void start() throws Exception {
         database = TestDatabase.mariaDb();
-        server = RubisServer.start(database, work);
+        server = EmbeddedRubis.start(database, work);
     }
 
     @AfterAll
@@ -37,7 +37,7 @@ class MariaDbInteractionsTest extends InteractionsContract {
     }
 
     @Override
-    protected RubisServer server() {
+    protected EmbeddedRubis server() {
         return server;
     }
 

@@ -14,22 +14,22 @@ import java.nio.charset.StandardCharsets;
  * plain-HTTP listener so that scraping never competes with the gated port for handshake budget. The JDK's
  * HTTP server is enough for one scrape every few seconds; it runs on one thread of its own.
  */
-final class MetricsEndpoint implements AutoCloseable {
+final class ScrapeListener implements AutoCloseable {
 
     static final String PATH = "/tlsadmit/metrics";
     private static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
     private final HttpServer server;
 
-    private MetricsEndpoint(HttpServer server) {
+    private ScrapeListener(HttpServer server) {
         this.server = server;
     }
 
-    static MetricsEndpoint start(int port, PrometheusMeterRegistry registry) throws IOException {
+    static ScrapeListener start(int port, PrometheusMeterRegistry registry) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
         server.createContext(PATH, exchange -> serve(exchange, registry));
         server.start();
-        return new MetricsEndpoint(server);
+        return new ScrapeListener(server);
     }
 
     private static void serve(HttpExchange exchange, PrometheusMeterRegistry registry) throws IOException {

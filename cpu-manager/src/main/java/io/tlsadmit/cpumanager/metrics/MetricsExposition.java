@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.Locale;
 
 /** The manager's metrics in the Prometheus text format (0.0.4). */
-public final class PrometheusText {
+public final class MetricsExposition {
 
-    private PrometheusText() {
+    private MetricsExposition() {
     }
 
     public static String render(List<ServerSample> servers, double cpusAvailable, double managerCpuSeconds,

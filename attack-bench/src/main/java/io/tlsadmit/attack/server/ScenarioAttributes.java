@@ -7,15 +7,15 @@ import java.util.Map;
  * The gated connector's attributes for one scenario: the budget (static with a rate and burst, or
  * adaptive with its defaults) and whatever else the scenario needs (e.g. connectionTimeout).
  */
-public final class ConnectorAttributes {
+public final class ScenarioAttributes {
     private final Map<String, String> attributes = new LinkedHashMap<>();
 
-    private ConnectorAttributes() {
+    private ScenarioAttributes() {
     }
 
     /** {@code static}: a fixed token bucket; {@code adaptive}: the defaults, so the measured controller decides. */
-    public static ConnectorAttributes budget(String budget, String staticRate, String staticBurst) {
-        ConnectorAttributes settings = new ConnectorAttributes();
+    public static ScenarioAttributes budget(String budget, String staticRate, String staticBurst) {
+        ScenarioAttributes settings = new ScenarioAttributes();
         settings.attributes.put("budget", budget);
         if ("static".equals(budget)) {
             settings.attributes.put("maxFullHandshakesPerSecond", staticRate);
@@ -24,7 +24,7 @@ public final class ConnectorAttributes {
         return settings;
     }
 
-    public ConnectorAttributes attribute(String name, String value) {
+    public ScenarioAttributes attribute(String name, String value) {
         attributes.put(name, value);
         return this;
     }

@@ -25,7 +25,7 @@ import org.apache.tomcat.util.descriptor.web.ContextResource;
  * The webapp in an embedded Tomcat on a free port, with its DataSource from Tomcat's own pool pointed at a test
  * database. It serves src/main/webapp, the compiled classes and the images the build drew, as the WAR would.
  */
-public final class RubisServer implements AutoCloseable {
+public final class EmbeddedRubis implements AutoCloseable {
 
     public static final double SCALE = 0.002;
     public static final long SEED = 42;
@@ -34,12 +34,12 @@ public final class RubisServer implements AutoCloseable {
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     private final int port;
 
-    private RubisServer(Tomcat tomcat) {
+    private EmbeddedRubis(Tomcat tomcat) {
         this.tomcat = tomcat;
         this.port = tomcat.getConnector().getLocalPort();
     }
 
-    public static RubisServer start(TestDatabase database, Path workDirectory) throws Exception {
+    public static EmbeddedRubis start(TestDatabase database, Path workDirectory) throws Exception {
         Path module = Path.of(System.getProperty("user.dir"));
         Tomcat tomcat = new Tomcat();
         tomcat.setBaseDir(Files.createDirectories(workDirectory.resolve("tomcat")).toString());
@@ -55,7 +55,7 @@ public final class RubisServer implements AutoCloseable {
         context.addMimeMapping("jpg", "image/jpeg");
         // the test wires its own DataSource instead of the WAR's H2 file under catalina.base
         context.setConfigFile(null);
-        context.setParentClassLoader(RubisServer.class.getClassLoader());
+        context.setParentClassLoader(EmbeddedRubis.class.getClassLoader());
         context.addParameter("rubis.scale", String.valueOf(SCALE));
         context.addParameter("rubis.seed", String.valueOf(SEED));
         context.getNamingResources().addResource(dataSource(database));
@@ -76,7 +76,7 @@ public final class RubisServer implements AutoCloseable {
             tomcat.destroy();
             throw new IllegalStateException("the rubis webapp did not start; see the log");
         }
-        return new RubisServer(tomcat);
+        return new EmbeddedRubis(tomcat);
     }
 
     private static ContextResource dataSource(TestDatabase database) {

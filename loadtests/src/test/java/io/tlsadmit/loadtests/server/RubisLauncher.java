@@ -22,9 +22,9 @@ import java.util.Locale;
  * {@code server.jdk} (feature version, default the running JDK), {@code server.scale} (RUBiS data set scale,
  * default 0.01), {@code server.maxKeepAliveRequests} (default 100, Tomcat's).
  */
-public final class RubisServer {
+public final class RubisLauncher {
 
-    private RubisServer() {
+    private RubisLauncher() {
     }
 
     public static void main(String[] args) throws IOException, InterruptedException {
