@@ -26,13 +26,13 @@ import io.tlsadmit.loadtests.rubis.Visit;
 import io.tlsadmit.loadtests.run.CpuClock;
 import io.tlsadmit.loadtests.run.LoopbackSources;
 import io.tlsadmit.loadtests.run.Outcome;
-import io.tlsadmit.loadtests.run.PrometheusText;
 import io.tlsadmit.loadtests.run.RunRecorder;
 import io.tlsadmit.loadtests.run.RunRecorder.Series;
 import io.tlsadmit.loadtests.run.RunReport;
 import io.tlsadmit.loadtests.run.ServerMetrics;
 import io.tlsadmit.loadtests.run.Settings;
 import io.tlsadmit.loadtests.run.ThinkTime;
+import io.tlsadmit.testing.PrometheusScrape;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -269,7 +269,7 @@ public class RubisSimulation extends Simulation {
         String metricsAfter = serverMetrics.scrape();
         RunReport report = RunReport.of(settings, recorder, loadGeneratorCpu,
                 serverCpuBefore < 0 || serverCpuAfter < 0 ? -1 : serverCpuAfter - serverCpuBefore,
-                PrometheusText.parse(metricsBefore), PrometheusText.parse(metricsAfter));
+                PrometheusScrape.parse(metricsBefore), PrometheusScrape.parse(metricsAfter));
         report.write(settings.resultsDir(), recorder, metricsBefore, metricsAfter);
         System.out.println("rubis: run figures in " + settings.resultsDir().toAbsolutePath());
         List.of("sessionsStarted", "sessionsCompleted", "sessionsAbandoned", "sessionsRefused", "repliesPerSec",

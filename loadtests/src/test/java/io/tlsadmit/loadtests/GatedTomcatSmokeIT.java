@@ -9,6 +9,7 @@ import io.tlsadmit.testing.ConnectorSpec;
 import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;
 import io.tlsadmit.testing.TomcatServer;
+import io.tlsadmit.testing.PrometheusScrape;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -168,8 +169,7 @@ class GatedTomcatSmokeIT {
 
     private static long serverFullHandshakes() {
         String text = get("/tlsadmit/metrics");
-        return Math.round(io.tlsadmit.loadtests.run.PrometheusText.parse(text)
-                .sum("tlsadmit_handshakes_total", Map.of("kind", "full")));
+        return Math.round(PrometheusScrape.parse(text).value("tlsadmit_handshakes_total", "kind", "full"));
     }
 
     private static void awaitHealthy() throws InterruptedException {

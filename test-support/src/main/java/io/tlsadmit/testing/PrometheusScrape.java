@@ -1,14 +1,32 @@
 package io.tlsadmit.testing;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
-/** A Prometheus text exposition, parsed enough to read samples by name and labels. */
+/**
+ * A Prometheus text exposition (format 0.0.4), parsed enough to read samples by name and labels: the one parser of
+ * the tests and the harnesses (load tests, experiments, benchmarks). Comments are skipped, a sample's timestamp is
+ * ignored, label values may hold escaped quotes, and lines that are not samples are passed over — a scrape is
+ * evidence, not a contract test (the gate's own tests check the exposition).
+ */
 public final class PrometheusScrape {
 
-    private record Sample(String name, Map<String, String> labels, String key, double value) {
+    private static final Pattern SAMPLE = Pattern.compile(
+            "^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{([^}]*)\\})?\\s+(\\S+)(?:\\s+-?\\d+)?\\s*$");
+    private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
+
+    /**
+     * @param exposed the name and labels as the line wrote them
+     * @param series  the name and labels in label order: equal for the same series whatever order it was exposed in
+     */
+    private record Sample(String name, SortedMap<String, String> labels, String exposed, String series, double value) {
     }
 
     private final String text;
@@ -20,26 +38,26 @@ public final class PrometheusScrape {
             if (line.isBlank() || line.startsWith("#")) {
                 continue;
             }
-            int brace = line.indexOf('{');
-            int space = line.lastIndexOf(' ');
-            if (space < 0) {
+            Matcher sample = SAMPLE.matcher(line.strip());
+            if (!sample.matches()) {
                 continue;
             }
-            String name;
-            String key = line.substring(0, space);
-            Map<String, String> labels = new LinkedHashMap<>();
-            if (brace >= 0 && brace < space) {
-                name = line.substring(0, brace);
-                int close = line.lastIndexOf('}');
-                parseLabels(line.substring(brace + 1, close), labels);
-            } else {
-                name = line.substring(0, space);
+            TreeMap<String, String> labels = new TreeMap<>();
+            if (sample.group(2) != null) {
+                Matcher label = LABEL.matcher(sample.group(2));
+                while (label.find()) {
+                    labels.put(label.group(1), label.group(2).replace("\\\"", "\"").replace("\\\\", "\\"));
+                }
             }
+            double value;
             try {
-                samples.add(new Sample(name, labels, key, Double.parseDouble(line.substring(space + 1).trim())));
-            } catch (NumberFormatException ignored) {
-                // timestamps or exotic values are not needed here
+                value = Double.parseDouble(sample.group(3).replace("+Inf", "Infinity"));
+            } catch (NumberFormatException e) {
+                continue;
             }
+            String name = sample.group(1);
+            String exposed = sample.group(2) == null ? name : name + "{" + sample.group(2) + "}";
+            samples.add(new Sample(name, Collections.unmodifiableSortedMap(labels), exposed, series(name, labels), value));
         }
     }
 
@@ -70,10 +88,31 @@ public final class PrometheusScrape {
         Map<String, Double> found = new LinkedHashMap<>();
         for (Sample sample : samples) {
             if (sample.name.startsWith(prefix) && sample.name.endsWith(suffix)) {
-                found.put(sample.key, sample.value);
+                found.put(sample.exposed, sample.value);
             }
         }
         return found;
+    }
+
+    /**
+     * Per series of {@code name}: this scrape's value less {@code before}'s (a series absent before counts from 0),
+     * keyed {@code name{a="…",b="…"}} with the labels in order, so that the same series exposed with its labels in
+     * another order is the same key.
+     */
+    public Map<String, Double> increase(PrometheusScrape before, String name) {
+        Map<String, Double> earlier = new LinkedHashMap<>();
+        for (Sample sample : before.samples) {
+            if (sample.name.equals(name)) {
+                earlier.put(sample.series, sample.value);
+            }
+        }
+        Map<String, Double> increase = new TreeMap<>();
+        for (Sample sample : samples) {
+            if (sample.name.equals(name)) {
+                increase.put(sample.series, sample.value - earlier.getOrDefault(sample.series, 0.0));
+            }
+        }
+        return increase;
     }
 
     /** How many samples (label sets) are called {@code name}. */
@@ -85,8 +124,24 @@ public final class PrometheusScrape {
         return samples.stream().anyMatch(s -> s.name.equals(name));
     }
 
+    /** No sample at all: nothing answered, or not with an exposition. */
+    public boolean isEmpty() {
+        return samples.isEmpty();
+    }
+
     public String text() {
         return text;
+    }
+
+    private static String series(String name, SortedMap<String, String> labels) {
+        if (labels.isEmpty()) {
+            return name;
+        }
+        StringBuilder out = new StringBuilder(name).append('{');
+        labels.forEach((key, value) -> out.append(key).append("=\"")
+                .append(value.replace("\\", "\\\\").replace("\"", "\\\"")).append("\","));
+        out.setLength(out.length() - 1);
+        return out.append('}').toString();
     }
 
     private static boolean matches(Map<String, String> labels, String... pairs) {
@@ -96,30 +151,5 @@ public final class PrometheusScrape {
             }
         }
         return true;
-    }
-
-    private static void parseLabels(String body, Map<String, String> labels) {
-        int i = 0;
-        while (i < body.length()) {
-            int eq = body.indexOf('=', i);
-            if (eq < 0 || eq + 1 >= body.length() || body.charAt(eq + 1) != '"') {
-                return;
-            }
-            String key = body.substring(i, eq).trim();
-            StringBuilder value = new StringBuilder();
-            int j = eq + 2;
-            while (j < body.length() && body.charAt(j) != '"') {
-                if (body.charAt(j) == '\\' && j + 1 < body.length()) {
-                    j++;
-                }
-                value.append(body.charAt(j));
-                j++;
-            }
-            labels.put(key, value.toString());
-            i = j + 1;
-            if (i < body.length() && body.charAt(i) == ',') {
-                i++;
-            }
-        }
     }
 }

@@ -1,6 +1,7 @@
 package io.tlsadmit.loadtests.run;
 
 import io.tlsadmit.loadtests.run.RunRecorder.Series;
+import io.tlsadmit.testing.PrometheusScrape;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -19,7 +20,7 @@ public final class RunReport {
     private final Map<String, Object> figures = new LinkedHashMap<>();
 
     public static RunReport of(Settings settings, RunRecorder recorder, double loadGeneratorCpuSeconds,
-            double serverCpuSeconds, PrometheusText before, PrometheusText after) {
+            double serverCpuSeconds, PrometheusScrape before, PrometheusScrape after) {
         RunReport report = new RunReport();
         Map<String, Object> f = report.figures;
         double seconds = recorder.elapsedSeconds();
@@ -63,20 +64,20 @@ public final class RunReport {
         f.put("serverCpuSec", serverCpuSeconds < 0 ? null : round(serverCpuSeconds));
         f.put("serverMetrics", !after.isEmpty());
         if (!after.isEmpty()) {
-            f.put("serverFullHandshakes", after.sum(ServerMetrics.HANDSHAKES, Map.of("kind", "full"))
-                    - before.sum(ServerMetrics.HANDSHAKES, Map.of("kind", "full")));
-            f.put("serverResumedHandshakes", after.sum(ServerMetrics.HANDSHAKES, Map.of("kind", "resumed"))
-                    - before.sum(ServerMetrics.HANDSHAKES, Map.of("kind", "resumed")));
-            f.put("serverConnectionsAdmitted", after.sum(ServerMetrics.CONNECTIONS, Map.of("decision", "admitted"))
-                    - before.sum(ServerMetrics.CONNECTIONS, Map.of("decision", "admitted")));
-            f.put("serverConnectionsRefused", after.sum(ServerMetrics.CONNECTIONS, Map.of("decision", "refused"))
-                    - before.sum(ServerMetrics.CONNECTIONS, Map.of("decision", "refused")));
+            f.put("serverFullHandshakes", after.value(ServerMetrics.HANDSHAKES, "kind", "full")
+                    - before.value(ServerMetrics.HANDSHAKES, "kind", "full"));
+            f.put("serverResumedHandshakes", after.value(ServerMetrics.HANDSHAKES, "kind", "resumed")
+                    - before.value(ServerMetrics.HANDSHAKES, "kind", "resumed"));
+            f.put("serverConnectionsAdmitted", after.value(ServerMetrics.CONNECTIONS, "decision", "admitted")
+                    - before.value(ServerMetrics.CONNECTIONS, "decision", "admitted"));
+            f.put("serverConnectionsRefused", after.value(ServerMetrics.CONNECTIONS, "decision", "refused")
+                    - before.value(ServerMetrics.CONNECTIONS, "decision", "refused"));
             // tokens the budget gave out: every new connection it admitted, those on a session grace's credit too
-            f.put("serverNewConnectionsAdmitted", after.sum(ServerMetrics.CONNECTIONS,
-                    Map.of("decision", "admitted", "verdict", "NEW"))
-                    - before.sum(ServerMetrics.CONNECTIONS, Map.of("decision", "admitted", "verdict", "NEW")));
-            f.put("serverSessionGrace", after.sum(ServerMetrics.SESSION_GRACE, Map.of())
-                    - before.sum(ServerMetrics.SESSION_GRACE, Map.of()));
+            f.put("serverNewConnectionsAdmitted",
+                    after.value(ServerMetrics.CONNECTIONS, "decision", "admitted", "verdict", "NEW")
+                            - before.value(ServerMetrics.CONNECTIONS, "decision", "admitted", "verdict", "NEW"));
+            f.put("serverSessionGrace", after.value(ServerMetrics.SESSION_GRACE)
+                    - before.value(ServerMetrics.SESSION_GRACE));
             after.increase(before, ServerMetrics.HANDSHAKES).forEach(f::put);
             after.increase(before, ServerMetrics.CONNECTIONS).forEach(f::put);
         }

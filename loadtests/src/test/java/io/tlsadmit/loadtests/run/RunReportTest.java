@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tlsadmit.loadtests.run.RunRecorder.Series;
+import io.tlsadmit.testing.PrometheusScrape;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -44,7 +45,7 @@ class RunReportTest {
         recorder.reply(5);
 
         RunReport report = RunReport.of(Settings.from(new Properties()), recorder, 1.5, -1,
-                PrometheusText.parse(BEFORE), PrometheusText.parse(AFTER));
+                PrometheusScrape.parse(BEFORE), PrometheusScrape.parse(AFTER));
 
         var f = report.figures();
         assertEquals(12L, f.get("sessionsStarted"));
@@ -70,7 +71,7 @@ class RunReportTest {
         RunRecorder recorder = new RunRecorder();
         recorder.count(Series.SESSIONS_STARTED);
         RunReport report = RunReport.of(Settings.from(new Properties()), recorder, 0.2, 3.25,
-                PrometheusText.empty(), PrometheusText.empty());
+                PrometheusScrape.parse(""), PrometheusScrape.parse(""));
         report.write(dir, recorder, "", "");
 
         String json = Files.readString(dir.resolve("summary.json"));
@@ -91,7 +92,7 @@ class RunReportTest {
     @Test
     void quotesInNamesAreEscapedInTheJson() {
         RunReport report = RunReport.of(Settings.from(new Properties()), new RunRecorder(), 0, -1,
-                PrometheusText.parse(""), PrometheusText.parse(AFTER));
+                PrometheusScrape.parse(""), PrometheusScrape.parse(AFTER));
         assertTrue(report.json().contains(
                 "\"tlsadmit_connections_total{decision=\\\"refused\\\",verdict=\\\"NEW\\\"}\": 3.0"), report.json());
     }
