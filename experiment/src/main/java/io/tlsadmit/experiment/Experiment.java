@@ -302,6 +302,11 @@ public final class Experiment {
         }
     }
 
+    /** {@code seconds} with one decimal, or {@code none} when negative (never). */
+    private static String seconds(double seconds, String none) {
+        return seconds < 0 ? none : String.format(Locale.ROOT, "%.1f", seconds);
+    }
+
     private static void sleep(int seconds) {
         try {
             Thread.sleep(seconds * 1000L);
@@ -508,7 +513,8 @@ public final class Experiment {
         int phase = options.cpuChangeSeconds();
         List<Mode> ran = new ArrayList<>();
         List<String> rateRows = new ArrayList<>(List.of("mode,ms,server_cpus,budget_full_handshakes_per_s"));
-        List<String> responseRows = new ArrayList<>(List.of("mode,change,rate_before,steady_rate,seconds_to_within_10pct"));
+        List<String> responseRows = new ArrayList<>(List.of("mode,change,rate_before,steady_rate,seconds_to_within_10pct,"
+                + "seconds_to_first_within_10pct,share_within_10pct_after_1s"));
         for (Mode mode : modes) {
             // HAProxy keeps the rate its sweep chose at one CPU, and has a thread for each CPU it may get
             // the quota's cgroup is created first and so closed last, after the server: nothing is left behind
@@ -576,15 +582,17 @@ public final class Experiment {
                     }
                     for (int change = 1; change <= 2; change++) {
                         BudgetResponse response = BudgetResponse.of(copy, change * phase * 1000L, (change + 1) * phase * 1000L);
-                        responseRows.add(String.format(Locale.ROOT, "%s,%s,%.1f,%.1f,%s", mode.label(),
+                        responseRows.add(String.format(Locale.ROOT, "%s,%s,%.1f,%.1f,%s,%s,%.2f", mode.label(),
                                 kind.cpusText(change - 1) + "->" + kind.cpusText(change), response.before(), response.steady(),
-                                response.secondsToWithin10Percent() < 0 ? ""
-                                        : String.format(Locale.ROOT, "%.1f", response.secondsToWithin10Percent())));
-                        progress.log("CPU change (%s), %s, %s CPUs: budget %.0f -> %.0f/s, within 10 %% after %s s",
+                                seconds(response.secondsToWithin10Percent(), ""),
+                                seconds(response.secondsToFirstWithin10Percent(), ""), response.shareWithin10Percent()));
+                        progress.log("CPU change (%s), %s, %s CPUs: budget %.0f -> %.0f/s, within 10 %% after %s s "
+                                        + "and holding after %s s, %.0f %% of the samples after 1 s within 10 %%",
                                 kind.label(), mode.label(), kind.cpusText(change - 1) + "->" + kind.cpusText(change),
                                 response.before(), response.steady(),
-                                response.secondsToWithin10Percent() < 0 ? "never"
-                                        : String.format(Locale.ROOT, "%.1f", response.secondsToWithin10Percent()));
+                                seconds(response.secondsToFirstWithin10Percent(), "never"),
+                                seconds(response.secondsToWithin10Percent(), "never"),
+                                100 * response.shareWithin10Percent());
                     }
                 }
                 series.add(replies);

@@ -25,17 +25,29 @@ class BudgetResponseTest {
         assertEquals(100, r.before(), 1e-9);
         assertEquals(200, r.steady(), 1e-9);
         assertEquals(0.2, r.secondsToWithin10Percent(), 1e-9);
+        assertEquals(0.2, r.secondsToFirstWithin10Percent(), 1e-9);
+        assertEquals(1.0, r.shareWithin10Percent(), 1e-9);
     }
 
     @Test
     void anExcursionAfterReachingTheBandCountsFromWhereItLastLeftIt() {
         List<double[]> s = samples(20_000, ms -> ms < 10_000 ? 100 : ms >= 12_000 && ms < 12_500 ? 120 : 200);
-        assertEquals(2.5, BudgetResponse.of(s, 10_000, 20_000).secondsToWithin10Percent(), 1e-9);
+        BudgetResponse r = BudgetResponse.of(s, 10_000, 20_000);
+        assertEquals(2.5, r.secondsToWithin10Percent(), 1e-9);
+        assertEquals(0.0, r.secondsToFirstWithin10Percent(), 1e-9, "in the band at the first sample");
+        // samples from 11.0 s to 19.9 s: 90, of which 12.0-12.4 s (5) are out
+        assertEquals(85.0 / 90, r.shareWithin10Percent(), 1e-9);
     }
 
     @Test
     void aRateThatNeverSettlesHasNoTime() {
         List<double[]> s = samples(20_000, ms -> ms < 10_000 ? 100 : (ms / 100) % 2 == 0 ? 100 : 300);
-        assertEquals(-1, BudgetResponse.of(s, 10_000, 20_000).secondsToWithin10Percent(), 1e-9);
+        BudgetResponse r = BudgetResponse.of(s, 10_000, 20_000);
+        assertEquals(-1, r.secondsToWithin10Percent(), 1e-9);
+        // 50 samples in the phase's second half, half of them 100 and half 300: the steady value is 200, which no
+        // sample comes near
+        assertEquals(200, r.steady(), 1e-9);
+        assertEquals(-1, r.secondsToFirstWithin10Percent(), 1e-9);
+        assertEquals(0, r.shareWithin10Percent(), 1e-9);
     }
 }
