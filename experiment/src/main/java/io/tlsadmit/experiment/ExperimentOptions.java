@@ -53,8 +53,9 @@ public record ExperimentOptions(
                                       10,20,40,80,160,320 new users/s, RSA-4096
               --modes LIST            stock,static,adaptive,haproxy,haproxy-reject,haproxy-hello (default: all these);
                                       adaptive-nice (fullHandshakeNice=19), adaptive-measured
-                                      (cpuCapacity=measured), adaptive-allocation (cpuCapacity=allocation):
-                                      adaptive with one setting, beside adaptive
+                                      (cpuCapacity=measured), adaptive-allocation (cpuCapacity=allocation),
+                                      adaptive-reset (refuseAction=reset): adaptive with one setting, beside
+                                      adaptive
               --multipliers LIST      new users/s as multiples of the knee (default 0.5,1,2,4,8)
               --rates LIST            new users/s as absolute values; skips the knee search
               --knee N                the knee in new users/s; skips the knee search

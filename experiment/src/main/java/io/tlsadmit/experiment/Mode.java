@@ -26,6 +26,12 @@ public enum Mode {
      * 2026-11-26), beside {@link #ADAPTIVE}; not among the default modes.
      */
     ADAPTIVE_ALLOCATION,
+    /**
+     * The adaptive budget ending refused connections with a reset ({@code refuseAction="reset"}) instead of an
+     * orderly close, beside {@link #ADAPTIVE}: what a refusal costs the server's CPU either way; not among the
+     * default modes.
+     */
+    ADAPTIVE_RESET,
     /** HAProxy terminates TLS with {@code maxsslrate} in front of Tomcat's plain HTTP connector. */
     HAPROXY,
     /**
@@ -59,6 +65,7 @@ public enum Mode {
             case ADAPTIVE_NICE -> java.util.Map.of("fullHandshakeNice", "19");
             case ADAPTIVE_MEASURED -> java.util.Map.of("cpuCapacity", "measured");
             case ADAPTIVE_ALLOCATION -> java.util.Map.of("cpuCapacity", "allocation");
+            case ADAPTIVE_RESET -> java.util.Map.of("refuseAction", "reset");
             default -> java.util.Map.of();
         };
     }
@@ -93,6 +100,6 @@ public enum Mode {
             }
         }
         throw new IllegalArgumentException("unknown mode '" + text + "' (stock, static, adaptive, adaptive-nice,"
-                + " adaptive-measured, adaptive-allocation, haproxy, haproxy-reject, haproxy-hello)");
+                + " adaptive-measured, adaptive-allocation, adaptive-reset, haproxy, haproxy-reject, haproxy-hello)");
     }
 }
