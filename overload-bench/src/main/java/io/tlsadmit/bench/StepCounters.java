@@ -1,7 +1,7 @@
 package io.tlsadmit.bench;
 
 import java.util.concurrent.atomic.LongAdder;
-import org.HdrHistogram.ConcurrentHistogram;
+import io.tlsadmit.testing.LatencyRecording;
 import org.HdrHistogram.Histogram;
 
 /** What the clients saw during one measured step; written by many client threads at once. */
@@ -28,13 +28,13 @@ final class StepCounters {
     final LongAdder newDroppedByDriver = new LongAdder();
     final LongAdder requestsCompleted = new LongAdder();
 
-    // microseconds, three significant digits; hundreds of client threads record at once
-    final Histogram fullHandshake = new ConcurrentHistogram(3);
-    final Histogram resumedHandshake = new ConcurrentHistogram(3);
-    final Histogram request = new ConcurrentHistogram(3);
+    // microseconds; hundreds of client threads record at once, and still do when the step's figures are taken
+    final LatencyRecording fullHandshake = new LatencyRecording();
+    final LatencyRecording resumedHandshake = new LatencyRecording();
+    final LatencyRecording request = new LatencyRecording();
 
-    static void record(Histogram micros, long nanos) {
-        micros.recordValue(Math.max(1, nanos / 1000));
+    static void record(LatencyRecording micros, long nanos) {
+        micros.record(Math.max(1, nanos / 1000));
     }
 
     /** The {@code q} quantile in milliseconds, NaN without samples. */

@@ -3,7 +3,7 @@ package io.tlsadmit.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.HdrHistogram.ConcurrentHistogram;
+import io.tlsadmit.testing.LatencyRecording;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
@@ -11,24 +11,24 @@ class StepCountersTest {
 
     @Test
     void latenciesRecordedInNanosecondsAreReportedInMillisecondsToAMicrosecond() {
-        Histogram micros = new ConcurrentHistogram(3);
+        LatencyRecording micros = new LatencyRecording();
         for (int ms = 1; ms <= 100; ms++) {
             StepCounters.record(micros, ms * 1_000_000L + 400);
         }
-        assertEquals(50.0, StepCounters.millis(micros, 0.5), 0.05);
-        assertEquals(99.0, StepCounters.millis(micros, 0.99), 0.1);
+        assertEquals(50.0, StepCounters.millis(micros.snapshot(), 0.5), 0.05);
+        assertEquals(99.0, StepCounters.millis(micros.snapshot(), 0.99), 0.1);
     }
 
     @Test
     void aSubMicrosecondLatencyIsNotLost() {
-        Histogram micros = new ConcurrentHistogram(3);
+        LatencyRecording micros = new LatencyRecording();
         StepCounters.record(micros, 300);
-        assertEquals(1, micros.getTotalCount());
-        assertEquals(0.001, StepCounters.millis(micros, 0.5), 1e-9);
+        assertEquals(1, micros.snapshot().getTotalCount());
+        assertEquals(0.001, StepCounters.millis(micros.snapshot(), 0.5), 1e-9);
     }
 
     @Test
     void noSamplesNoQuantile() {
-        assertTrue(Double.isNaN(StepCounters.millis(new ConcurrentHistogram(3), 0.99)));
+        assertTrue(Double.isNaN(StepCounters.millis(new Histogram(3), 0.99)));
     }
 }

@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
-import org.HdrHistogram.ConcurrentHistogram;
+import io.tlsadmit.testing.LatencyRecording;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -38,15 +38,15 @@ public final class RunRecorder {
     private final LongAdder[] totals = new LongAdder[Series.values().length];
     private final AtomicLongArray timeline = new AtomicLongArray(TIMELINE_SECONDS * Series.values().length);
     // milliseconds, three significant digits (exact below 2 s, within 0.1 % above), recorded by thousands of
-    // users at once
-    private final Histogram pageTimes = new ConcurrentHistogram(3);
+    // users at once, read while the run's last requests are still answered
+    private final LatencyRecording pageTimes = new LatencyRecording();
     /**
      * A user's first page (its connection's handshake, the gate's queue) apart from the pages of users already in:
      * under admission control the two wait for different things, and one percentile over both hides which.
      */
-    private final Histogram firstPageTimes = new ConcurrentHistogram(3);
-    private final Histogram laterPageTimes = new ConcurrentHistogram(3);
-    private final Histogram replyTimes = new ConcurrentHistogram(3);
+    private final LatencyRecording firstPageTimes = new LatencyRecording();
+    private final LatencyRecording laterPageTimes = new LatencyRecording();
+    private final LatencyRecording replyTimes = new LatencyRecording();
     private final ConcurrentMap<String, LongAdder> errorPagesByInteraction = new ConcurrentHashMap<>();
     private final AtomicLong lastSecond = new AtomicLong();
 
@@ -72,8 +72,8 @@ public final class RunRecorder {
     public void page(String interaction, long responseMillis, boolean errorPage, boolean first) {
         reply(responseMillis);
         count(Series.PAGES);
-        pageTimes.recordValue(Math.max(0, responseMillis));
-        (first ? firstPageTimes : laterPageTimes).recordValue(Math.max(0, responseMillis));
+        pageTimes.record(responseMillis);
+        (first ? firstPageTimes : laterPageTimes).record(responseMillis);
         if (errorPage) {
             count(Series.ERROR_PAGES);
             errorPagesByInteraction.computeIfAbsent(interaction, name -> new LongAdder()).increment();
@@ -83,7 +83,7 @@ public final class RunRecorder {
     /** A reply to any request, a page's or an image's. */
     public void reply(long responseMillis) {
         count(Series.REPLIES);
-        replyTimes.recordValue(Math.max(0, responseMillis));
+        replyTimes.record(responseMillis);
     }
 
     /** Error pages by the interaction that got them: a few are normal (a nickname taken, a bid too low). */
@@ -111,20 +111,20 @@ public final class RunRecorder {
     }
 
     public Histogram pageTimes() {
-        return pageTimes;
+        return pageTimes.snapshot();
     }
 
     /** Users' first pages only. */
     public Histogram firstPageTimes() {
-        return firstPageTimes;
+        return firstPageTimes.snapshot();
     }
 
     /** Every page but users' first. */
     public Histogram laterPageTimes() {
-        return laterPageTimes;
+        return laterPageTimes.snapshot();
     }
 
     public Histogram replyTimes() {
-        return replyTimes;
+        return replyTimes.snapshot();
     }
 }

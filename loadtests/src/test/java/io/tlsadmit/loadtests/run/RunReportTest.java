@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Properties;
-import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -99,7 +98,7 @@ class RunReportTest {
 
     @Test
     void percentilesAreTheSmallestTimesCoveringTheirShareToTheMillisecond() {
-        Histogram millis = new ConcurrentHistogram(3);
+        Histogram millis = new Histogram(3);
         for (int m = 1; m <= 100; m++) {
             millis.recordValue(m);
         }
@@ -112,7 +111,7 @@ class RunReportTest {
     @Test
     void timesBeyondTheTimeoutKeepTheirOrderOfMagnitude() {
         // a reply after an hour is not a reply after the 10 s client timeout: no bucket caps it
-        Histogram millis = new ConcurrentHistogram(3);
+        Histogram millis = new Histogram(3);
         millis.recordValue(5);
         millis.recordValue(3_600_000);
         long p99 = RunReport.percentile(millis, 0.99);
@@ -121,7 +120,7 @@ class RunReportTest {
 
     @Test
     void aRunThatServedNoPageHasNoPercentiles() {
-        assertEquals(-1, RunReport.percentile(new ConcurrentHistogram(3), 0.5));
-        assertEquals(-1, RunReport.mean(new ConcurrentHistogram(3)), 0);
+        assertEquals(-1, RunReport.percentile(new Histogram(3), 0.5));
+        assertEquals(-1, RunReport.mean(new Histogram(3)), 0);
     }
 }
