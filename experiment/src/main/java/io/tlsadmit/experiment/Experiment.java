@@ -172,7 +172,7 @@ public final class Experiment {
             } catch (RuntimeException e) {
                 // one broken leg (e.g. HAProxy missing) must not lose the others' results
                 failed.add(mode.label() + " (" + workload.label() + ")");
-                progress.log("%s FAILED, going on without it: %s", mode.label(), e.getMessage());
+                progress.failed(mode.label(), e);
             }
         }
         knee = kneeSoFar(knee);
@@ -182,7 +182,7 @@ public final class Experiment {
                     flashCrowd(mode, knee);
                 } catch (RuntimeException e) {
                     failed.add(mode.label() + " flash crowd (" + workload.label() + ")");
-                    progress.log("%s flash crowd FAILED, going on without it: %s", mode.label(), e.getMessage());
+                    progress.failed(mode.label() + " flash crowd", e);
                 }
             }
             writeFlashCrowds();
@@ -600,8 +600,7 @@ public final class Experiment {
                 ran.add(mode);
             } catch (RuntimeException e) {
                 // one broken leg (e.g. HAProxy missing) must not lose the others' CPU change
-                progress.log("CPU change (%s), %s FAILED, going on without it: %s", kind.label(), mode.label(),
-                        e.getMessage());
+                progress.failed("CPU change (" + kind.label() + "), " + mode.label(), e);
             }
         }
         Charts.cpuChange(out.resolve(kind.files() + ".png"), "Tomcat's CPUs change mid-run: " + kind.describe(),

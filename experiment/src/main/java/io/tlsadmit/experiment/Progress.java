@@ -29,6 +29,15 @@ final class Progress {
         System.out.flush();
     }
 
+    /**
+     * A leg that failed and was skipped: the exception itself on the progress line (a message alone can be null),
+     * its stack trace on standard error, so that the run's log says where it broke.
+     */
+    void failed(String what, RuntimeException e) {
+        log("%s FAILED, going on without it: %s", what, e);
+        e.printStackTrace();
+    }
+
     static String format(Duration d) {
         long s = d.toSeconds();
         return String.format("%d:%02d:%02d", s / 3600, (s % 3600) / 60, s % 60);
