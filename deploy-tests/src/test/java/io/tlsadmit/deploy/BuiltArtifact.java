@@ -19,7 +19,9 @@ enum BuiltArtifact {
     GATE_JAR("tlsadmit.gate.jar", "valve/target/tlsadmit-tomcat.jar", "mvn -pl valve -am package"),
     RUBIS_WAR("tlsadmit.rubis.war", "rubis-app/target/rubis.war", "mvn -pl rubis-app -am package"),
     RUBIS_DATAGEN("tlsadmit.rubis.datagen", "rubis-app/target/rubis-datagen.jar", "mvn -pl rubis-app -am package"),
-    LOADTESTS_JAR("tlsadmit.loadtests.jar", "loadtests/target/loadtests-0.2.0.jar", "mvn -pl loadtests -am package");
+    LOADTESTS_JAR("tlsadmit.loadtests.jar", "loadtests/target/loadtests-0.2.0.jar", "mvn -pl loadtests -am package"),
+    TEST_SUPPORT_JAR("tlsadmit.testsupport.jar", "test-support/target/test-support-0.2.0.jar",
+            "mvn -pl test-support -am package");
 
     private final String property;
     private final String defaultPath;

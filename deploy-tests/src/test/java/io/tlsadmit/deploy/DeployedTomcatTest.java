@@ -158,6 +158,7 @@ class DeployedTomcatTest {
         Command dependencies = GatlingImage.resolveDependencies(lib);
         assertTrue(dependencies.succeeded(), dependencies::toString);
         Files.copy(BuiltArtifact.LOADTESTS_JAR.copyInto(work), lib.resolve("loadtests.jar"));
+        Files.copy(BuiltArtifact.TEST_SUPPORT_JAR.copyInto(work), lib.resolve("test-support.jar")); // as the Dockerfile
 
         Path results = work.resolve("results");
         String javaOptions = GatlingImage.composeJavaOptions(Map.of(
