@@ -120,9 +120,12 @@ public final class HelloAdmission {
             }
             verdict = Verdict.MALFORMED; // still incomplete in the largest buffer: e.g. one-byte records
         }
-        if (verdict == Verdict.RESUME_SESSION_ID && server.canVerifySessionIds()
-                && !server.isSessionCached(scratch.sni(), sessionId, scratch.copySessionId(sessionId))) {
-            verdict = Verdict.NEW;
+        if (verdict == Verdict.RESUME_SESSION_ID && server.canVerifySessionIds()) {
+            if (server.isSessionCached(scratch.sni(), sessionId, scratch.copySessionId(sessionId))) {
+                connection.sessionIdVerified();
+            } else {
+                verdict = Verdict.NEW;
+            }
         }
         if (gate.decide(connection, verdict, nowNanos, server.isLateGated()) == Decision.ADMITTED) {
             return Step.ADMIT;

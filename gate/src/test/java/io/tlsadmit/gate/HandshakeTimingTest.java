@@ -76,4 +76,35 @@ class HandshakeTimingTest {
         connection.truth(HandshakeKind.FULL, TLS12);
         assertTrue(connection.timesHandshakeCpu());
     }
+
+    @Test
+    void aSessionIdTheCacheHoldsIsSampledAtTheHelloAndAnUnsampledOneIsNeverTimed() {
+        for (int i = 0; i < 64; i++) {
+            ConnectionAdmission connection = new ConnectionAdmission(gate);
+            connection.reset(1, 1, 1);
+            connection.sessionIdVerified();
+            connection.decided(Verdict.RESUME_SESSION_ID, Decision.ADMITTED, false);
+            boolean timed = connection.timesHandshakeCpu();
+            assertEquals(i % ConnectionAdmission.RESUMPTION_TIMING_SAMPLE == 0, timed,
+                    "resumption " + i + ": sampled before the first step, which is then timed or not");
+            connection.truth(HandshakeKind.RESUMED, TLS12);
+            assertEquals(timed, connection.timesHandshakeCpu(), "the server's flight does not decide again");
+        }
+    }
+
+    @Test
+    void aVerifiedSessionIdTheEngineDidNotResumeIsLeftUntimedNotPartlyTimed() {
+        // The first resumption is sampled; the second, not sampled, finds its session evicted in between.
+        ConnectionAdmission first = new ConnectionAdmission(gate);
+        first.reset(1, 1, 1);
+        first.sessionIdVerified();
+        assertTrue(first.timesHandshakeCpu());
+        ConnectionAdmission evicted = new ConnectionAdmission(gate);
+        evicted.reset(2, 1, 1);
+        evicted.sessionIdVerified();
+        assertFalse(evicted.timesHandshakeCpu());
+        evicted.truth(HandshakeKind.FULL, TLS12);
+        assertFalse(evicted.timesHandshakeCpu(), "no part of it was timed: its cost is unknown (0), not a fraction");
+        assertEquals(0, evicted.handshakeCpuNanos());
+    }
 }

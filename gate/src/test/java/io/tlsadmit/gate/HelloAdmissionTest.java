@@ -157,6 +157,13 @@ class HelloAdmissionTest {
         byte[] hello = hello("openssl_noticket-server12-2-resumed.bin");
         assertEquals(Step.ADMIT, feed(received(hello, hello.length, 4096)));
         assertEquals(Verdict.RESUME_SESSION_ID, connection.verdict());
+        assertTrue(connection.timesHandshakeCpu(), "the connector's first resumption is timed");
+
+        connection.reset(clock.get(), SourcePrefix.UNKNOWN, SourcePrefix.UNKNOWN);
+        machine.reset();
+        assertEquals(Step.ADMIT, feed(received(hello, hello.length, 4096)));
+        assertFalse(connection.timesHandshakeCpu(),
+                "the second is not, and that is known at the hello: the cache holds its session");
 
         connection.reset(clock.get(), SourcePrefix.UNKNOWN, SourcePrefix.UNKNOWN);
         machine.reset();
