@@ -37,10 +37,13 @@ public final class GateCostBenchmark {
     static final String USAGE = """
             usage: bin/gate-cost-benchmark [--tls 1.2|1.3] [--variants stock,static,adaptive,static-nopeek]
                    [--rounds 3] [--seconds 15] [--warmup-seconds 20] [--clients 4] [--key rsa2048|rsa4096|ec]
-                   [--jdk 17] [--jfr DIR] [--compare-jar JAR] [--perf-events LIST] [--out DIR]
+                   [--jdk 17] [--jfr DIR] [--async-profiler DIR] [--compare-jar JAR] [--perf-events LIST] [--out DIR]
               --tls 1.2 is session-id resumption (the driver turns its session-ticket extension off); 1.3 is PSK.
               --jfr DIR records a JFR profile of every Tomcat (settings=profile) into DIR/<variant>.jfr;
                         profile and measure in separate runs: the recording costs CPU itself.
+              --async-profiler DIR samples every Tomcat's CPU with async-profiler (perf events, Java and native
+                        frames, every 200 µs of CPU) over the measured rounds only, the warm-up left out, and writes
+                        DIR/<variant>.collapsed (one line per stack with its sample count; also a separate run).
               --compare-jar JAR allows the variants "compare" (budget="static" like "static") and "compare-adaptive"
                         (like "adaptive"), but with another build of the gate jar (e.g. before a change),
                         interleaved with the others.
@@ -59,6 +62,7 @@ public final class GateCostBenchmark {
     private final int clients;
     private final Path out;
     private final Path jfr;
+    private final Path asyncProfiler;
     private final long started = System.nanoTime();
 
     GateCostBenchmark(Map<String, String> options) {
@@ -81,6 +85,8 @@ public final class GateCostBenchmark {
         this.out = Path.of(options.getOrDefault("out",
                 "docs/results/" + java.time.LocalDate.now() + "-gate-cost-tls" + tls)).toAbsolutePath();
         this.jfr = options.containsKey("jfr") ? Path.of(options.get("jfr")).toAbsolutePath() : null;
+        this.asyncProfiler = options.containsKey("async-profiler")
+                ? Path.of(options.get("async-profiler")).toAbsolutePath() : null;
     }
 
     private int positive(String name, int fallback) {
@@ -150,6 +156,12 @@ public final class GateCostBenchmark {
                 log("warm-up %s: %d s", variant, warmupSeconds);
                 window(servers.get(variant), keystore.clientContext(protocol), warmupSeconds);
             }
+            Path profilerLibrary = asyncProfiler == null ? null : AsyncProfilerAgent.extract(asyncProfiler);
+            if (profilerLibrary != null) {
+                for (String variant : variants) {
+                    AsyncProfilerAgent.command(servers.get(variant), profilerLibrary, "start,event=cpu,interval=200us");
+                }
+            }
             List<String> rows = new ArrayList<>();
             rows.add("round,variant,connections,seconds,server_cpu_s,cpu_ms_per_connection,connections_per_s,failed");
             Map<String, List<Double>> perVariant = new LinkedHashMap<>();
@@ -168,6 +180,13 @@ public final class GateCostBenchmark {
                             variant, w.connections, w.connections / w.seconds, w.cpuMillisPerConnection(),
                             w.failed > 0 ? ", " + w.failed + " failed" : "", w.perf);
                 }
+            }
+            if (profilerLibrary != null) {
+                for (String variant : variants) {
+                    AsyncProfilerAgent.command(servers.get(variant), profilerLibrary,
+                            "stop,collapsed,file=" + asyncProfiler.resolve(variant + ".collapsed"));
+                }
+                log("profiles: %s", asyncProfiler);
             }
             Files.write(out.resolve("rounds.csv"), rows);
             String summary = summary(perVariant);
