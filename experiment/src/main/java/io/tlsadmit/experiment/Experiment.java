@@ -1,5 +1,6 @@
 package io.tlsadmit.experiment;
 
+import io.tlsadmit.admission.cpu.CpuTicks;
 import io.tlsadmit.experiment.flash.FlashCrowdCsv;
 import io.tlsadmit.experiment.flash.FlashCrowdResult;
 import io.tlsadmit.experiment.flash.Recovery;
@@ -683,14 +684,17 @@ public final class Experiment {
         int warmup = Math.min(options.warmupSeconds(), seconds - 1);
         double[] cpu = new double[4];
         double[] load = {Double.NaN};
+        CpuTicks[] serverCpus = new CpuTicks[2];
         ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
         clock.schedule(() -> {
             cpu[0] = server.cpuSeconds();
             cpu[1] = ProcessCpu.seconds(self);
+            serverCpus[0] = ProcessCpu.cpus(workload.cpuList());
         }, warmup, TimeUnit.SECONDS);
         clock.schedule(() -> {
             cpu[2] = server.cpuSeconds();
             cpu[3] = ProcessCpu.seconds(self);
+            serverCpus[1] = ProcessCpu.cpus(workload.cpuList());
             load[0] = ProcessCpu.loadAverage();
         }, seconds, TimeUnit.SECONDS);
         GatlingStep.run(dir, name, properties(server, rate, seconds));
@@ -698,18 +702,20 @@ public final class Experiment {
         double window = seconds - warmup;
         StepResult r = StepResult.of(server.mode(), workload, options.connectionsPerUser(), phase, rate, limit, seconds,
                 GatlingStep.figures(dir, warmup, seconds), 100 * (cpu[2] - cpu[0]) / window,
-                100 * (cpu[3] - cpu[1]) / window, load[0]);
+                100 * (cpu[3] - cpu[1]) / window, load[0],
+                serverCpus[0] == null || serverCpus[1] == null ? null : serverCpus[1].splitSince(serverCpus[0]));
         steps.add(r);
         writeSteps();
         progress.done(stepSeconds(seconds));
         progress.log("  %.0f replies/s, %.2f completed sessions/s, %.1f refused conn/s, %.1f timeouts/s, page mean %.0f"
-                        + " ms p99 %.0f ms (first pages %.0f ms, later %.0f ms), resumed share %s, server CPU %.0f%%,"
-                        + " Gatling CPU %.0f%%, load %.1f",
+                        + " ms p99 %.0f ms (first pages %.0f ms, later %.0f ms), resumed share %s, server CPU %.0f%%"
+                        + " (its CPUs idle %.1f%%, interrupts %.1f%%, steal %.1f%%), Gatling CPU %.0f%%, load %.1f",
                 r.throughput(), r.completedSessionsPerSec(), r.refusedConnectionsPerSec(), r.timeoutsPerSec(),
                 r.pageMeanMillis(), r.pageP99Millis(), r.firstPageP99Millis(), r.laterPageP99Millis(),
                 Double.isNaN(r.resumedShare()) ? "n/a (no gate)"
                         : String.format(Locale.ROOT, "%.2f", r.resumedShare()),
-                r.serverCpuPercent(), r.driverCpuPercent(), r.loadAverage());
+                r.serverCpuPercent(), r.serverCpusIdlePercent(), r.serverCpusInterruptPercent(),
+                r.serverCpusStealPercent(), r.driverCpuPercent(), r.loadAverage());
         return r;
     }
 

@@ -12,15 +12,26 @@ import java.util.List;
  * for I/O. Steal counts as busy because on a virtual machine it is time the hypervisor gave to someone else: the
  * CPU was not there for the servers either. {@code guest} is already inside {@code user} and is not added again.
  *
- * @param busy  ticks the CPUs were busy since boot
- * @param total ticks of every kind, idle and I/O wait included (the CPUs' elapsed time)
+ * @param busy       ticks the CPUs were busy since boot
+ * @param total      ticks of every kind, idle and I/O wait included (the CPUs' elapsed time)
+ * @param interrupts of {@code busy}, the ticks in hard and soft interrupts ({@code irq + softirq}): on a server, much
+ *                   of the kernel's network processing, which no process's own CPU time shows (where the kernel
+ *                   accounts interrupt time apart, {@code CONFIG_IRQ_TIME_ACCOUNTING}; otherwise 0 here)
+ * @param steal      of {@code busy}, the ticks the hypervisor gave to another guest
  */
-public record CpuTicks(long busy, long total) {
+public record CpuTicks(long busy, long total, long interrupts, long steal) {
+
+    /** Ticks without the split of busy time. */
+    public CpuTicks(long busy, long total) {
+        this(busy, total, 0, 0);
+    }
 
     /** The ticks of {@code cpus} in a {@code /proc/stat} text; a CPU without a line (offline) counts nothing. */
     public static CpuTicks parse(String procStat, List<Integer> cpus) {
         long busy = 0;
         long total = 0;
+        long interrupts = 0;
+        long steal = 0;
         for (String line : procStat.split("\n")) {
             if (!line.startsWith("cpu") || line.startsWith("cpu ")) {
                 continue;
@@ -36,8 +47,10 @@ public record CpuTicks(long busy, long total) {
             long lineBusy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
             busy += lineBusy;
             total += lineBusy + v[3] + v[4];
+            interrupts += v[5] + v[6];
+            steal += v[7];
         }
-        return new CpuTicks(busy, total);
+        return new CpuTicks(busy, total, interrupts, steal);
     }
 
     /** The ticks of {@code cpus} now. */
@@ -61,5 +74,22 @@ public record CpuTicks(long busy, long total) {
     public double cpusSince(CpuTicks earlier, int cpus, long ticks) {
         long elapsed = total - earlier.total;
         return elapsed <= 0 ? Double.NaN : (double) cpus * ticks / elapsed;
+    }
+
+    /**
+     * What the CPUs did from {@code earlier} to this reading, as shares of their elapsed time: idle (with I/O wait),
+     * in interrupts, stolen. Null when no tick passed.
+     */
+    public Split splitSince(CpuTicks earlier) {
+        long elapsed = total - earlier.total;
+        if (elapsed <= 0) {
+            return null;
+        }
+        return new Split(1 - (double) (busy - earlier.busy) / elapsed,
+                (double) (interrupts - earlier.interrupts) / elapsed, (double) (steal - earlier.steal) / elapsed);
+    }
+
+    /** Shares of the CPUs' elapsed time over an interval; see {@link #splitSince}. */
+    public record Split(double idle, double interrupts, double steal) {
     }
 }

@@ -57,4 +57,16 @@ class CpuTicksTest {
         CpuTicks old = CpuTicks.parse("cpu0 10 0 5 80 5 0 0\n", List.of(0));
         assertEquals(new CpuTicks(15, 100), old);
     }
+
+    @Test
+    void anIntervalSplitsIntoIdleInterruptsAndSteal() {
+        String before = "cpu0 100 0 50 800 50 10 40 5\n";
+        String after = "cpu0 160 0 70 840 60 12 58 10\n"; // 155 ticks: 60 user, 20 system, 40 idle, 10 I/O wait, 2 irq, 18 softirq, 5 steal
+        CpuTicks.Split split = CpuTicks.parse(after, List.of(0)).splitSince(CpuTicks.parse(before, List.of(0)));
+        long elapsed = (60 + 20 + 2 + 18 + 5) + (40 + 10);
+        assertEquals(50.0 / elapsed, split.idle(), 1e-9);
+        assertEquals(20.0 / elapsed, split.interrupts(), 1e-9);
+        assertEquals(5.0 / elapsed, split.steal(), 1e-9);
+        assertEquals(null, CpuTicks.parse(before, List.of(0)).splitSince(CpuTicks.parse(before, List.of(0))), "no tick");
+    }
 }

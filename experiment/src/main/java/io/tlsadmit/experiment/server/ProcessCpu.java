@@ -1,5 +1,7 @@
 package io.tlsadmit.experiment.server;
 
+import io.tlsadmit.admission.cpu.CpuList;
+import io.tlsadmit.admission.cpu.CpuTicks;
 import io.tlsadmit.admission.cpu.TaskStat;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,6 +28,15 @@ public final class ProcessCpu {
             return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
         } catch (IOException | RuntimeException e) {
             return Double.NaN;
+        }
+    }
+
+    /** The host's ticks on the CPUs of {@code cpuList} ({@code taskset} syntax); null where /proc/stat cannot be read. */
+    public static CpuTicks cpus(String cpuList) {
+        try {
+            return CpuTicks.read(Path.of("/"), CpuList.parse(cpuList));
+        } catch (IOException | RuntimeException e) {
+            return null;
         }
     }
 }

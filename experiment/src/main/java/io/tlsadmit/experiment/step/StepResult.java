@@ -1,5 +1,6 @@
 package io.tlsadmit.experiment.step;
 
+import io.tlsadmit.admission.cpu.CpuTicks;
 import io.tlsadmit.experiment.Mode;
 import io.tlsadmit.experiment.Workload;
 
@@ -20,6 +21,12 @@ import io.tlsadmit.experiment.Workload;
  * @param serverSessionGrace  of those, admitted on a just-admitted host's credit
  * @param firstPageP99Millis  p99 of users' first pages (the new connection's handshake and the gate's queue in it)
  * @param laterPageP99Millis  p99 of the pages after a user's first: what users already admitted wait for
+ * @param serverCpusIdlePercent  the server's CPUs over the window, from {@code /proc/stat}: idle (I/O wait included),
+ *                    whoever's CPUs they are; with the next two, where the CPU went that {@code serverCpuPercent} (the
+ *                    server's own processes) does not show
+ * @param serverCpusInterruptPercent  in hard and soft interrupts: the kernel's network processing, for connections
+ *                    served and refused alike, is much of it and no process's CPU time
+ * @param serverCpusStealPercent  taken by the hypervisor for other guests
  */
 public record StepResult(
         Mode mode,
@@ -55,7 +62,10 @@ public record StepResult(
         double serverSessionGrace,
         int serverCpus,
         double firstPageP99Millis,
-        double laterPageP99Millis) {
+        double laterPageP99Millis,
+        double serverCpusIdlePercent,
+        double serverCpusInterruptPercent,
+        double serverCpusStealPercent) {
 
     /** A step on the study's one server CPU. */
     public StepResult(Mode mode, String phase, double usersPerSec, double limit, int stepSeconds, int windowSeconds,
@@ -71,7 +81,7 @@ public record StepResult(
                 sessionsAbandoned, sessionsRefused, errorPages, pageMeanMillis, pageP99Millis, serverFullHandshakes,
                 serverResumedHandshakes, serverCpuPercent, driverCpuPercent, loadAverage, mix, tls, connectionsPerUser,
                 firstPagesPerSec, firstPagesIncompletePerSec, firstPagesTimedOutPerSec, serverNewAdmitted,
-                serverSessionGrace, 1, Double.NaN, Double.NaN);
+                serverSessionGrace, 1, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
     }
 
     public Workload workload() {
@@ -101,7 +111,7 @@ public record StepResult(
 
     public static StepResult of(Mode mode, Workload workload, int connectionsPerUser, String phase, double usersPerSec,
             double limit, int stepSeconds, StepFigures f, double serverCpuPercent, double driverCpuPercent,
-            double loadAverage) {
+            double loadAverage, CpuTicks.Split serverCpus) {
         return new StepResult(mode, phase, usersPerSec, limit, stepSeconds, f.windowSeconds(),
                 f.perSecond("replies"), f.perSecond("pages"), f.perSecond("sessions_completed"),
                 f.perSecond("connections_refused"), f.perSecond("timeouts"),
@@ -113,7 +123,12 @@ public record StepResult(
                 f.perSecond("first_pages"), f.perSecond("first_pages_incomplete"),
                 f.perSecond("first_pages_timed_out"), f.figure("serverNewConnectionsAdmitted"),
                 f.figure("serverSessionGrace"), workload.serverCpus(), latency(f.figure("firstPageMillisP99")),
-                latency(f.figure("laterPageMillisP99")));
+                latency(f.figure("laterPageMillisP99")), percent(serverCpus, CpuTicks.Split::idle),
+                percent(serverCpus, CpuTicks.Split::interrupts), percent(serverCpus, CpuTicks.Split::steal));
+    }
+
+    private static double percent(CpuTicks.Split split, java.util.function.ToDoubleFunction<CpuTicks.Split> share) {
+        return split == null ? Double.NaN : 100 * share.applyAsDouble(split);
     }
 
     /** The run's histogram reports -1 when no page came back at all: that is no latency, not a fast one. */

@@ -24,7 +24,7 @@ class ReportFormatTest {
         assertEquals(3, lines.size());
         assertEquals(ResultsCsv.HEADER, lines.get(0));
         assertEquals("stock,sweep,20,,60,40,1000,333.33,10,0.5,0,100,90,5,5,0,12.5,300,,,97.04,40,9.5,"
-                + "browsing,1.3,1,,2,0,0,,,,1,,", lines.get(1));
+                + "browsing,1.3,1,,2,0,0,,,,1,,,,,", lines.get(1));
         assertEquals(ResultsCsv.HEADER.split(",").length, lines.get(2).split(",", -1).length);
     }
 
@@ -35,14 +35,15 @@ class ReportFormatTest {
                 "completed_sessions_per_s", "refused_connections_per_s", "server_full_handshakes",
                 "server_resumed_handshakes", "server_cpu_pct", "page_p99_ms", "mix", "tls", "resumed_share",
                 "timeouts_per_s", "wasted_token_share")), ResultsCsv.HEADER);
-        assertEquals(List.of("server_cpus", "first_page_p99_ms", "later_page_p99_ms"),
-                header.subList(header.size() - 3, header.size()), "each added after the columns before it");
+        assertEquals(List.of("server_cpus", "first_page_p99_ms", "later_page_p99_ms", "server_cpus_idle_pct",
+                "server_cpus_interrupt_pct", "server_cpus_steal_pct"),
+                header.subList(header.size() - 6, header.size()), "each added after the columns before it");
         StepResult gated = new StepResult(Mode.ADAPTIVE, "sweep", 80, Double.NaN, 60, 40, 1000, 300, 10, 5, 0.25,
                 100, 90, 5, 5, 0, 12.5, 40, 300, 100, 97, 40, 9.5, "bidding", "1.2", 6, 9, 0.5, 0.5, 1200, 400);
         assertEquals(0.25, gated.resumedShare(), 1e-9, "server truth: resumed / (full + resumed)");
         assertEquals(0.1, gated.wastedTokenShare(), 1e-9, "(incomplete + timed out) / users let in");
         String row = ResultsCsv.format(List.of(gated)).lines().toList().get(1);
-        assertTrue(row.endsWith(",bidding,1.2,6,0.25,9,0.5,0.5,1200,400,0.1,1,,"), row);
+        assertTrue(row.endsWith(",bidding,1.2,6,0.25,9,0.5,0.5,1200,400,0.1,1,,,,,"), row);
         StepResult stock = new StepResult(Mode.STOCK, "sweep", 80, Double.NaN, 60, 40, 1000, 300, 10, 5, 0.25,
                 100, 90, 5, 5, 0, 12.5, 40, Double.NaN, Double.NaN, 97, 40, 9.5, "browsing", "1.3", 1, 9, 0, 1,
                 Double.NaN, Double.NaN);
@@ -103,19 +104,44 @@ class ReportFormatTest {
     void aStepOnTwoServerCpusSaysSoWithItsPageSplitAndOlderCsvsStillRead() {
         StepResult two = new StepResult(Mode.STOCK, "sweep", 80, Double.NaN, 60, 40, 1000, 300, 10, 5, 0.25,
                 100, 90, 5, 5, 0, 12.5, 40, Double.NaN, Double.NaN, 97, 40, 9.5, "browsing", "1.3", 1, 9, 0, 1,
-                Double.NaN, Double.NaN, 2, 900, 310);
+                Double.NaN, Double.NaN, 2, 900, 310, Double.NaN, Double.NaN, Double.NaN);
         String csv = ResultsCsv.format(List.of(two));
-        assertTrue(csv.lines().toList().get(1).endsWith(",2,900,310"), csv);
+        assertTrue(csv.lines().toList().get(1).endsWith(",2,900,310,,,"), csv);
         StepResult read = ResultsCsv.parse(csv).get(0);
         assertEquals(2, read.workload().serverCpus());
         assertEquals("-2cpus", read.workload().chartSuffix());
         assertEquals(900, read.firstPageP99Millis());
         assertEquals(310, read.laterPageP99Millis());
-        String noSplit = csv.lines().map(line -> line.substring(0, line.lastIndexOf(',', line.lastIndexOf(',') - 1)))
-                .reduce("", (a, b) -> a + b + "\n");
+        String noCpuSplit = withoutLastColumns(csv, 3);
+        assertEquals(310, ResultsCsv.parse(noCpuSplit).get(0).laterPageP99Millis());
+        assertTrue(Double.isNaN(ResultsCsv.parse(noCpuSplit).get(0).serverCpusIdlePercent()));
+        String noSplit = withoutLastColumns(csv, 5);
         assertEquals(2, ResultsCsv.parse(noSplit).get(0).serverCpus());
         assertTrue(Double.isNaN(ResultsCsv.parse(noSplit).get(0).laterPageP99Millis()));
-        String older = noSplit.lines().map(line -> line.substring(0, line.lastIndexOf(','))).reduce("", (a, b) -> a + b + "\n");
+        String older = withoutLastColumns(csv, 6);
         assertEquals(1, ResultsCsv.parse(older).get(0).serverCpus());
+    }
+
+    private static String withoutLastColumns(String csv, int n) {
+        return csv.lines().map(line -> {
+            String cut = line;
+            for (int i = 0; i < n; i++) {
+                cut = cut.substring(0, cut.lastIndexOf(','));
+            }
+            return cut;
+        }).reduce("", (a, b) -> a + b + "\n");
+    }
+
+    @Test
+    void whatElseTheServerCpusDidIsWrittenAndReadBack() {
+        StepResult step = new StepResult(Mode.ADAPTIVE, "sweep", 520, Double.NaN, 60, 40, 1800, 700, 50, 1300, 0,
+                100, 90, 5, 5, 0, 12.5, 40, 4000, 20000, 91.5, 88, 2.5, "browsing", "1.3", 1, 9, 0, 1,
+                5000, 0, 1, 60, 110, 0.4, 7.25, 0.1);
+        String csv = ResultsCsv.format(List.of(step));
+        assertTrue(csv.lines().toList().get(1).endsWith(",60,110,0.4,7.25,0.1"), csv);
+        StepResult read = ResultsCsv.parse(csv).get(0);
+        assertEquals(0.4, read.serverCpusIdlePercent());
+        assertEquals(7.25, read.serverCpusInterruptPercent());
+        assertEquals(0.1, read.serverCpusStealPercent());
     }
 }
