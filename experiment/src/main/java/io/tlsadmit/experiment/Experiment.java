@@ -37,6 +37,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -682,28 +683,25 @@ public final class Experiment {
         progress.log("%s, %s: %.1f new users/s for %d s", server.mode().label(), what, rate, seconds);
         Path dir = out.resolve("runs").resolve(name);
         int warmup = Math.min(options.warmupSeconds(), seconds - 1);
-        double[] cpu = new double[4];
-        double[] load = {Double.NaN};
-        CpuTicks[] serverCpus = new CpuTicks[2];
+        CpuReading[] readings = new CpuReading[2];
         ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
-        clock.schedule(() -> {
-            cpu[0] = server.cpuSeconds();
-            cpu[1] = ProcessCpu.seconds(self);
-            serverCpus[0] = ProcessCpu.cpus(workload.cpuList());
-        }, warmup, TimeUnit.SECONDS);
-        clock.schedule(() -> {
-            cpu[2] = server.cpuSeconds();
-            cpu[3] = ProcessCpu.seconds(self);
-            serverCpus[1] = ProcessCpu.cpus(workload.cpuList());
-            load[0] = ProcessCpu.loadAverage();
-        }, seconds, TimeUnit.SECONDS);
+        ScheduledFuture<?> start = clock.schedule(() -> readings[0] = CpuReading.now(server, self, workload),
+                warmup, TimeUnit.SECONDS);
+        ScheduledFuture<?> end = clock.schedule(() -> readings[1] = CpuReading.now(server, self, workload),
+                seconds, TimeUnit.SECONDS);
         GatlingStep.run(dir, name, properties(server, rate, seconds));
         clock.shutdown();
-        double window = seconds - warmup;
+        // The readings are awaited, not assumed done: on an overloaded machine (load 20-40, 2026-11-26) the end reading
+        // once came after the step's figures were computed, which then showed a negative server CPU.
+        awaitReading(start);
+        awaitReading(end);
+        CpuReading from = readings[0];
+        CpuReading to = readings[1];
+        double window = (to.nanos() - from.nanos()) / 1e9;
         StepResult r = StepResult.of(server.mode(), workload, options.connectionsPerUser(), phase, rate, limit, seconds,
-                GatlingStep.figures(dir, warmup, seconds), 100 * (cpu[2] - cpu[0]) / window,
-                100 * (cpu[3] - cpu[1]) / window, load[0],
-                serverCpus[0] == null || serverCpus[1] == null ? null : serverCpus[1].splitSince(serverCpus[0]));
+                GatlingStep.figures(dir, warmup, seconds), 100 * (to.serverSeconds() - from.serverSeconds()) / window,
+                100 * (to.driverSeconds() - from.driverSeconds()) / window, to.loadAverage(),
+                from.serverCpus() == null || to.serverCpus() == null ? null : to.serverCpus().splitSince(from.serverCpus()));
         steps.add(r);
         writeSteps();
         progress.done(stepSeconds(seconds));
@@ -717,6 +715,26 @@ public final class Experiment {
                 r.serverCpuPercent(), r.serverCpusIdlePercent(), r.serverCpusInterruptPercent(),
                 r.serverCpusStealPercent(), r.driverCpuPercent(), r.loadAverage());
         return r;
+    }
+
+    /** CPU the server and this driver had used, and the server CPUs' ticks, at one moment of a step. */
+    private record CpuReading(long nanos, double serverSeconds, double driverSeconds, CpuTicks serverCpus,
+                              double loadAverage) {
+        static CpuReading now(RubisServer server, long self, Workload workload) {
+            return new CpuReading(System.nanoTime(), server.cpuSeconds(), ProcessCpu.seconds(self),
+                    ProcessCpu.cpus(workload.cpuList()), ProcessCpu.loadAverage());
+        }
+    }
+
+    private static void awaitReading(ScheduledFuture<?> reading) {
+        try {
+            reading.get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading the step's CPU", e);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("the step's CPU could not be read: " + e, e);
+        }
     }
 
     private Map<String, String> properties(RubisServer server, double rate, int seconds) {

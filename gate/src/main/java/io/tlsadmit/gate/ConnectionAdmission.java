@@ -146,7 +146,8 @@ public final class ConnectionAdmission {
      *
      * <p>The exception is a TLS 1.2 session id the server's session cache was just seen to hold
      * ({@link #sessionIdVerified}): the engine will resume it (unless the cache drops it within the same
-     * microseconds), so the sample is drawn at once and an unsampled one is not timed at all.
+     * microseconds), so the sample is drawn at once, and an adapter that asks again right after classifying the
+     * hello need not time an unsampled one at all.
      */
     public boolean timesHandshakeCpu() {
         if (timing == Timing.UNDECIDED && truth != null) {
@@ -156,7 +157,11 @@ public final class ConnectionAdmission {
                 handshakeCpuNanos = 0;
             }
         } else if (timing == Timing.UNDECIDED && sessionIdVerified) {
-            timing = gate.timesResumption() ? Timing.TIMED : Timing.UNTIMED;
+            boolean sampled = gate.timesResumption();
+            timing = sampled ? Timing.TIMED : Timing.UNTIMED;
+            if (!sampled) {
+                handshakeCpuNanos = 0; // a step an adapter timed before the hello was classified
+            }
         }
         return timing != Timing.UNTIMED;
     }

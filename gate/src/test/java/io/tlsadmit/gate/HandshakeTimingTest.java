@@ -93,6 +93,21 @@ class HandshakeTimingTest {
     }
 
     @Test
+    void aStepTimedBeforeTheSessionIdWasVerifiedIsForgottenWhenTheSampleSaysNo() {
+        ConnectionAdmission first = new ConnectionAdmission(gate);
+        first.reset(1, 1, 1);
+        first.sessionIdVerified();
+        assertTrue(first.timesHandshakeCpu(), "the connector's first resumption is sampled");
+        ConnectionAdmission second = new ConnectionAdmission(gate);
+        second.reset(2, 1, 1);
+        assertTrue(second.timesHandshakeCpu(), "before the hello is classified");
+        second.addHandshakeCpu(50_000);
+        second.sessionIdVerified();
+        assertFalse(second.timesHandshakeCpu());
+        assertEquals(0, second.handshakeCpuNanos(), "unknown (0), not the part timed before");
+    }
+
+    @Test
     void aVerifiedSessionIdTheEngineDidNotResumeIsLeftUntimedNotPartlyTimed() {
         // The first resumption is sampled; the second, not sampled, finds its session evicted in between.
         ConnectionAdmission first = new ConnectionAdmission(gate);

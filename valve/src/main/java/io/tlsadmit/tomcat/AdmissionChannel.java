@@ -85,6 +85,8 @@ final class AdmissionChannel extends SecureNioChannel {
      * the task is queued and read by the worker that runs it: the executor's hand-off orders the two.
      */
     private long dispatchedNanos;
+    /** The worker's CPU clock when this handshake step's timing started; -1 while the step is not timed. */
+    private long stepCpuStart = -1;
 
     AdmissionChannel(SocketBufferHandler bufHandler, AdmissionNioEndpoint endpoint, ConnectorGate gate) {
         super(bufHandler, endpoint);
@@ -168,6 +170,9 @@ final class AdmissionChannel extends SecureNioChannel {
             int gated = admit();
             if (gated != 0) {
                 return gated;
+            }
+            if (timesHandshakes && admission.timesHandshakeCpu()) {
+                stepCpuStart = ThreadCpuClock.nanos();
             }
         } else if (sc.read(netInBuffer) >= 0) {
             // Decided on accept from a peek: the hello is here, and may still need its records joined.
@@ -319,8 +324,10 @@ final class AdmissionChannel extends SecureNioChannel {
                 gate.handshakeStarted(System.nanoTime() - dispatchedNanos);
             }
         }
-        boolean timed = timesHandshakes && admission.timesHandshakeCpu();
-        long cpuStart = timed ? ThreadCpuClock.nanos() : 0;
+        // A connection not decided yet starts its timing in processSNI, once the hello says whether to (a TLS 1.2
+        // session id the cache holds draws its sample there); reading and classifying the hello is the gate's work.
+        stepCpuStart = timesHandshakes && admission.isDecided() && admission.timesHandshakeCpu()
+                ? ThreadCpuClock.nanos() : -1;
         int result;
         AdmissionChannel outer = drive();
         try {
@@ -333,8 +340,9 @@ final class AdmissionChannel extends SecureNioChannel {
             throw e;
         } finally {
             undrive(outer);
-            if (timed) {
-                admission.addHandshakeCpu(ThreadCpuClock.nanos() - cpuStart);
+            if (stepCpuStart >= 0) {
+                admission.addHandshakeCpu(ThreadCpuClock.nanos() - stepCpuStart);
+                stepCpuStart = -1;
             }
         }
         if (result == 0 && handshakeComplete) {

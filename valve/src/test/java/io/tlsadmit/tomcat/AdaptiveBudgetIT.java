@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.tlsadmit.gate.ConnectionAdmission;
 import io.tlsadmit.testing.Promtool;
 import io.tlsadmit.testing.ConnectorSpec;
 import io.tlsadmit.testing.OpenSslClient;
@@ -165,6 +166,29 @@ class AdaptiveBudgetIT {
         assertTrue(metrics.value(cpu + "_bucket", "kind", "full", "version", "TLSv1.3", "le", "1.0") >= 1, metrics.text());
         double cost = adaptive(metrics, "tlsadmit_full_handshake_cost_seconds");
         assertTrue(cost > 20e-6 && cost < 1, "smoothed full-handshake cost " + cost + " s");
+    }
+
+    @Test
+    void oneTls12SessionIdResumptionInEightIsTimedAndTheOthersRecordNoCost() {
+        Path saved = sessions.resolve("cpu-12-session-id.pem");
+        OpenSslClient.Result full = OpenSslClient.to(adaptivePort, keystore).tls12().noTicket().saveSession(saved).run();
+        assertTrue(full.fullHandshake(), full.output());
+        String cpu = "tlsadmit_handshake_cpu_seconds";
+        PrometheusScrape before = scrape();
+        int resumptions = 2 * ConnectionAdmission.RESUMPTION_TIMING_SAMPLE;
+        for (int i = 0; i < resumptions; i++) {
+            OpenSslClient.Result resumed = OpenSslClient.to(adaptivePort, keystore).tls12().noTicket().resume(saved).run();
+            assertTrue(resumed.reused(), resumed.output());
+        }
+        PrometheusScrape after = scrape();
+        String[] resumed12 = {"connector", adaptiveConnector, "kind", "resumed", "version", "TLSv1.2"};
+        assertEquals(resumptions, after.value("tlsadmit_handshakes_total", resumed12)
+                - before.value("tlsadmit_handshakes_total", resumed12), after.text());
+        // Whatever the connector's count stood at, two in any sixteen in a row are sampled; the session ids are in the
+        // cache, so the other fourteen are decided at the hello and leave no partial cost behind.
+        assertEquals(2, after.value(cpu + "_count", resumed12) - before.value(cpu + "_count", resumed12), after.text());
+        double mean = (after.value(cpu + "_sum", resumed12) - before.value(cpu + "_sum", resumed12)) / 2;
+        assertTrue(mean > 1e-6 && mean < 0.1, "mean timed TLS 1.2 resumption CPU " + mean + " s");
     }
 
     /** Prometheus's linter on the live exposition of adaptive connectors with measured handshakes. */
