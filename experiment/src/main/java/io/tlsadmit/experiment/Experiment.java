@@ -691,8 +691,8 @@ public final class Experiment {
                 seconds, TimeUnit.SECONDS);
         GatlingStep.run(dir, name, properties(server, rate, seconds));
         clock.shutdown();
-        // The readings are awaited, not assumed done: on an overloaded machine (load 20-40, 2026-11-26) the end reading
-        // once came after the step's figures were computed, which then showed a negative server CPU.
+        // The readings are awaited, not assumed done: on an overloaded machine (load 20-40, 2026-11-26) a step's
+        // figures once showed a negative server CPU, computed before its end reading had run.
         awaitReading(start);
         awaitReading(end);
         CpuReading from = readings[0];

@@ -15,8 +15,9 @@ import java.util.List;
  * @param busy       ticks the CPUs were busy since boot
  * @param total      ticks of every kind, idle and I/O wait included (the CPUs' elapsed time)
  * @param interrupts of {@code busy}, the ticks in hard and soft interrupts ({@code irq + softirq}): on a server, much
- *                   of the kernel's network processing, which no process's own CPU time shows (where the kernel
- *                   accounts interrupt time apart, {@code CONFIG_IRQ_TIME_ACCOUNTING}; otherwise 0 here)
+ *                   of the kernel's network processing. With tick-based accounting (no
+ *                   {@code CONFIG_IRQ_TIME_ACCOUNTING}) an interrupt tick that hit while a process ran is also in
+ *                   that process's CPU time, so the two overlap; with it, they do not
  * @param steal      of {@code busy}, the ticks the hypervisor gave to another guest
  */
 public record CpuTicks(long busy, long total, long interrupts, long steal) {

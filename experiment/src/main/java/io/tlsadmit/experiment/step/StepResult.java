@@ -25,7 +25,8 @@ import io.tlsadmit.experiment.Workload;
  *                    whoever's CPUs they are; with the next two, where the CPU went that {@code serverCpuPercent} (the
  *                    server's own processes) does not show
  * @param serverCpusInterruptPercent  in hard and soft interrupts: the kernel's network processing, for connections
- *                    served and refused alike, is much of it and no process's CPU time
+ *                    served and refused alike, is much of it; part of it may also be in {@code serverCpuPercent}
+ *                    (see {@link io.tlsadmit.admission.cpu.CpuTicks})
  * @param serverCpusStealPercent  taken by the hypervisor for other guests
  */
 public record StepResult(
