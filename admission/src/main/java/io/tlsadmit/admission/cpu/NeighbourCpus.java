@@ -15,7 +15,7 @@ import java.util.Objects;
  * 2026-11-25 a Tomcat pinned to CPUs 0-1 while the load generator busied CPU 1 got 1.3–1.4 CPUs; the budget planned
  * for 2, over-admitted, and kept 0.74 of its peak at twice the knee where a static cap kept all of it
  * (docs/benchmarks.md section 4). The others' use is what the CPU manager's {@code capacity: measured} subtracts
- * too, and is computed the same way ({@link Capacity}, {@link CpuTicks}).
+ * too, and is read the same way ({@link CpuTicks}); only the window is summed up differently (below).
  *
  * <p>All three inputs are in the kernel's USER_HZ ticks, so no clock and no tick rate is needed: the mask's CPUs'
  * busy ticks in {@code /proc/stat} (steal counted: the hypervisor gave that time to someone else), this process's
