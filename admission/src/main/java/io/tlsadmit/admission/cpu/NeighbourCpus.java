@@ -23,10 +23,10 @@ import java.util.Objects;
  * base. The mask is {@code Cpus_allowed_list} of {@code /proc/self/status}, the same the affinity count comes from.
  *
  * <p>How the last {@link Capacity#WINDOW} intervals become one figure ({@link #othersOver}) differs from the CPU
- * manager's largest-of-the-window: its periods are seconds long, the control period here is 250 ms, and over 25
- * ticks a CPU the tick-sampled busy count and the process's own time disagree by a few ticks either way
- * ({@link #NOISE_TICKS_PER_CPU}). The largest of three such readings is biased upward by that noise alone.
-  *
+ * manager's largest-of-the-window: its periods are usually a second or more, the control period here is 250 ms,
+ * and over 25 ticks a CPU the tick-sampled busy count and the process's own time disagree by a few ticks either
+ * way ({@link #NOISE_TICKS_PER_CPU}). The largest of three such readings is biased upward by that noise alone.
+ *
  * <p>Thread-safe: {@link CpuAllocation#refresh()} runs on the control thread and, at start-up, on the thread
  * applying the settings.
  */
@@ -53,9 +53,10 @@ final class NeighbourCpus {
      * charged the whole tick) while {@code utime + stime} is the scheduler's exact run time cut into ticks, and the
      * two files are read moments apart. Measured 2026-11-26 on a 2-vCPU KVM guest (USER_HZ 100, tick accounting),
      * a process busy 60 % in 2 ms bursts and nothing else on its CPUs, 160 intervals of 250 ms: the others read
-     * -3 to +4 ticks on one CPU and -4 to +5 on two, mean 0.0; the largest of each three read +1.1 and +1.7
-     * ticks, i.e. 4 % and 3 % of the CPUs planned away for nothing. At 0.08–0.14 CPU read where others used 0.01–0.05,
-     * the 4–8× steps of that night's experiment left 6 % of the server's CPU idle while refusing clients.
+     * -3 to +4 ticks on one CPU and -4 to +5 on two, mean within 0.1 tick of 0; the largest of each three read
+     * +1.1 and +1.7 ticks, i.e. 4 % and 3 % of the CPUs planned away for nothing. That night's experiment had
+     * 6 % of the server's CPU idle at 4–8× the knee while clients were refused, and read 0.08–0.14 CPU of others
+     * where they used 0.01–0.05 (docs/benchmarks.md section 4, "night").
      */
     static final long NOISE_TICKS_PER_CPU = 2;
 
