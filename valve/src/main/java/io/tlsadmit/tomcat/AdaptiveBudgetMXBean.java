@@ -25,8 +25,8 @@ public interface AdaptiveBudgetMXBean {
     String getCpuCapacity();
 
     /**
-     * With {@code cpuCapacity="measured"}: CPUs other processes used of the affinity mask over the last 3 periods
-     * (their mean, or the largest less a tick's noise when more); NaN otherwise, before the first period, or where {@code /proc} cannot be read.
+     * With {@code cpuCapacity="measured"}: CPUs other processes used of the affinity mask, the largest of the last 3
+     * periods; NaN otherwise, before the first period, or where {@code /proc} cannot be read.
      */
     double getNeighbourCpus();
 

@@ -17,9 +17,7 @@ import java.util.List;
  * <p>What the others used is measured, not configured: each period, the busy time of the CPUs
  * ({@link CpuTicks}) less the CPU time of the servers' own processes. It is smoothed as the largest of the
  * last {@link #WINDOW} periods: a neighbour's burst is planned for at once (a server told too much over-admits,
- * which is what went wrong), and the CPUs come back only once the neighbour has been quiet for that long. The
- * manager's periods are usually a second or more; a gate's 250 ms periods read a few ticks of noise, whose largest of three
- * would be planned away, so {@link NeighbourCpus} sums its window up its own way ({@code NeighbourCpus#othersOver}).
+ * which is what went wrong), and the CPUs come back only once the neighbour has been quiet for that long.
  */
 public final class Capacity {
 

@@ -41,8 +41,8 @@ public final class CpuAllocation {
      * One refresh: the effective {@code cpus} and every input, {@code +Infinity} where a source sets
      * no limit, {@code 0} where an attribute is unset.
      *
-     * @param neighbourCpus what other processes used of the affinity mask's CPUs (over the last
-     *                      {@link Capacity#WINDOW} intervals: {@code NeighbourCpus#othersOver}); NaN with {@link CpuCapacity#ALLOCATION}, before the
+     * @param neighbourCpus what other processes used of the affinity mask's CPUs (the largest of the last
+     *                      {@link Capacity#WINDOW} intervals); NaN with {@link CpuCapacity#ALLOCATION}, before the
      *                      first interval, or when {@code /proc} cannot be read
      */
     public record Reading(double cpus, Source source, double cgroupV2Cpus, double cgroupV1Cpus,

@@ -15,17 +15,21 @@ import java.util.Objects;
  * 2026-11-25 a Tomcat pinned to CPUs 0-1 while the load generator busied CPU 1 got 1.3–1.4 CPUs; the budget planned
  * for 2, over-admitted, and kept 0.74 of its peak at twice the knee where a static cap kept all of it
  * (docs/benchmarks.md section 4). The others' use is what the CPU manager's {@code capacity: measured} subtracts
- * too, and is read the same way ({@link CpuTicks}); only the window is summed up differently (below).
+ * too, and is computed the same way ({@link Capacity}, {@link CpuTicks}).
  *
  * <p>All three inputs are in the kernel's USER_HZ ticks, so no clock and no tick rate is needed: the mask's CPUs'
  * busy ticks in {@code /proc/stat} (steal counted: the hypervisor gave that time to someone else), this process's
  * {@code utime + stime} in {@code /proc/self/stat}, and the mask's elapsed ticks, idle included, as the time
  * base. The mask is {@code Cpus_allowed_list} of {@code /proc/self/status}, the same the affinity count comes from.
  *
- * <p>How the last {@link Capacity#WINDOW} intervals become one figure ({@link #othersOver}) differs from the CPU
- * manager's largest-of-the-window: its periods are usually a second or more, the control period here is 250 ms,
- * and over 25 ticks a CPU the tick-sampled busy count and the process's own time disagree by a few ticks either
- * way ({@link #NOISE_TICKS_PER_CPU}). The largest of three such readings is biased upward by that noise alone.
+ * <p>The largest of the window also holds the readings' noise, and that is kept on purpose for now. Over a 250 ms
+ * period the sampled busy ticks and the process's exact time disagree by a few ticks either way (measured
+ * 2026-11-26 with nothing else on the CPUs: -3 to +4 ticks on one CPU, -4 to +5 on two), so the largest of three
+ * reads 1.1 and 1.7 ticks high on average: 3–4 % of the CPUs planned away. The unbiased reading (the window's mean,
+ * or its largest less 2 ticks per CPU) was tried side by side in five alternated rounds: 14–17 % more sessions at
+ * 2–4× the knee, but 21 % fewer at 8×, where it admitted 10 % more and clients timed out in every round
+ * (docs/benchmarks.md section 4, "late night"). The controller, blind to the CPUs' run queue (its guard sees only
+ * the wait for a worker), needs that margin at deep overload; remove it together with a signal that replaces it.
  *
  * <p>Thread-safe: {@link CpuAllocation#refresh()} runs on the control thread and, at start-up, on the thread
  * applying the settings.
@@ -43,27 +47,14 @@ final class NeighbourCpus {
     /**
      * The shortest interval measured, in ticks per CPU of the mask (100 ms at USER_HZ 100). Settings applied at
      * start-up refresh the allocation moments apart; over a few ticks one tick more or less is a large share, and
-     * the window would hold such an error for three periods.
+     * the others' largest of the window would hold such an error for three periods.
      */
     static final long MIN_TICKS_PER_CPU = 10;
 
     /**
-     * How many ticks per CPU of the mask one interval's reading of the others may be off by, either way, with no
-     * neighbour at all. Why: the busy ticks of {@code /proc/stat} are sampled (the task running at each tick is
-     * charged the whole tick) while {@code utime + stime} is the scheduler's exact run time cut into ticks, and the
-     * two files are read moments apart. Measured 2026-11-26 on a 2-vCPU KVM guest (USER_HZ 100, tick accounting),
-     * a process busy 60 % in 2 ms bursts and nothing else on its CPUs, 160 intervals of 250 ms: the others read
-     * -3 to +4 ticks on one CPU and -4 to +5 on two, mean within 0.1 tick of 0; the largest of each three read
-     * +1.1 and +1.7 ticks, i.e. 4 % and 3 % of the CPUs planned away for nothing. That night's experiment had
-     * 6 % of the server's CPU idle at 4–8× the knee while clients were refused, and read 0.08–0.14 CPU of others
-     * where they used 0.01–0.05 (docs/benchmarks.md section 4, "night").
-     */
-    static final long NOISE_TICKS_PER_CPU = 2;
-
-    /**
      * @param maskCpus    the CPUs in the affinity mask
-     * @param othersCpus  what the other processes used in the last {@link Capacity#WINDOW} intervals, in CPUs
-     *                    ({@link #othersOver}); NaN before the first interval
+     * @param othersCpus  the largest the other processes used in the last {@link Capacity#WINDOW} intervals, in
+     *                    CPUs; NaN before the first interval
      * @param usableCpus  {@code maskCpus} less {@code othersCpus}, at least the floor; {@code maskCpus} before the
      *                    first interval
      */
@@ -74,17 +65,7 @@ final class NeighbourCpus {
     private List<Integer> mask;
     private CpuTicks mark;
     private long ownMark;
-    private final List<Interval> others = new ArrayList<>();
-
-    /**
-     * One interval's reading of the others.
-     *
-     * @param othersCpus busy less this JVM's less what was lent, in CPUs: not clamped at 0, so that the noise of
-     *                   successive intervals cancels in their mean
-     * @param noiseCpus  {@link #NOISE_TICKS_PER_CPU} in CPUs over this interval's length
-     */
-    record Interval(double othersCpus, double noiseCpus) {
-    }
+    private final List<Double> others = new ArrayList<>();
 
     NeighbourCpus(Path fsRoot) {
         this.fsRoot = Objects.requireNonNull(fsRoot, "fsRoot");
@@ -121,39 +102,15 @@ final class NeighbourCpus {
             double mine = now.cpusSince(mark, cpus, own - ownMark);
             // At most the mask: a CPU coming online adds its counts since boot to one interval, busy and idle in
             // proportion, so the interval reads the right order of magnitude but may not be exact.
-            others.add(new Interval(Math.min(cpus, busy - mine - lent(headroomCpus, busy, mine, cpus)),
-                    now.cpusSince(mark, cpus, NOISE_TICKS_PER_CPU * cpus)));
+            others.add(Math.min(cpus, Capacity.others(busy, mine) - lent(headroomCpus, busy, mine, cpus)));
             while (others.size() > Capacity.WINDOW) {
                 others.remove(0);
             }
             mark = now;
             ownMark = own;
         }
-        double used = othersOver(others);
-        double floor = FLOOR_PER_CPU * cpus;
-        return new Usable(cpus, used, Double.isNaN(used) ? cpus : Math.min(cpus, Math.max(floor, cpus - used)));
-    }
-
-    /**
-     * What the others used over the window: the mean of its intervals, or, when more, the largest interval less its
-     * noise; at least 0, NaN for an empty window.
-     *
-     * <p>Why both: the mean is what the others used, read with the noise of one interval's ends rather than of each
-     * interval; the largest less its noise plans for a neighbour's burst in the interval it starts (all of it
-     * beyond a few ticks, the rest as the mean catches up), as the largest alone did, without planning for the
-     * noise.
-     */
-    static double othersOver(List<Interval> window) {
-        if (window.isEmpty()) {
-            return Double.NaN;
-        }
-        double sum = 0;
-        double burst = Double.NEGATIVE_INFINITY;
-        for (Interval interval : window) {
-            sum += interval.othersCpus();
-            burst = Math.max(burst, interval.othersCpus() - interval.noiseCpus());
-        }
-        return Math.max(0, Math.max(sum / window.size(), burst));
+        double largest = others.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+        return new Usable(cpus, largest, Capacity.available(cpus, FLOOR_PER_CPU * cpus, others));
     }
 
     /**

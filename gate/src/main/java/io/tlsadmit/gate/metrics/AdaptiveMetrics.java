@@ -44,9 +44,8 @@ final class AdaptiveMetrics {
         // No source label on the allocation: a label whose value changes would start a new series each time. What
         // cpuCapacity="measured" subtracts is a gauge of its own instead.
         gauge(registry, connector, controller, "tlsadmit.cpus.neighbours",
-                "cpuCapacity=measured: CPUs other processes used of this JVM's affinity mask (over the last 3 periods:"
-                        + " their mean, or the largest less a tick's noise when more), taken out of"
-                        + " tlsadmit_cpus_allocated; NaN when not measured",
+                "cpuCapacity=measured: CPUs other processes used of this JVM's affinity mask (the largest of the last"
+                        + " 3 periods), taken out of tlsadmit_cpus_allocated; NaN when not measured",
                 c -> c.allocation().lastReading().neighbourCpus());
         gauge(registry, connector, controller, "tlsadmit.cpus.requested",
                 "CPUs the current arrivals would need at the target utilization", AdmissionController::cpusRequested);
