@@ -150,17 +150,12 @@ public final class ConnectionAdmission {
      * hello need not time an unsampled one at all.
      */
     public boolean timesHandshakeCpu() {
-        if (timing == Timing.UNDECIDED && truth != null) {
+        // Decided once: by the server's truth, or earlier by a session id the cache holds (a resumption, truth null).
+        if (timing == Timing.UNDECIDED && (truth != null || sessionIdVerified)) {
             boolean sampled = truth == HandshakeKind.FULL || gate.timesResumption();
             timing = sampled ? Timing.TIMED : Timing.UNTIMED;
             if (!sampled) {
-                handshakeCpuNanos = 0;
-            }
-        } else if (timing == Timing.UNDECIDED && sessionIdVerified) {
-            boolean sampled = gate.timesResumption();
-            timing = sampled ? Timing.TIMED : Timing.UNTIMED;
-            if (!sampled) {
-                handshakeCpuNanos = 0; // a step an adapter timed before the hello was classified
+                handshakeCpuNanos = 0; // what an adapter timed before the decision: not a part to count
             }
         }
         return timing != Timing.UNTIMED;

@@ -3,6 +3,7 @@ package io.tlsadmit.experiment.step;
 import io.tlsadmit.admission.cpu.CpuTicks;
 import io.tlsadmit.experiment.Mode;
 import io.tlsadmit.experiment.Workload;
+import java.util.function.ToDoubleFunction;
 
 /**
  * One step of the experiment: a mode at one arrival rate of new users, its steady-state rates (per second over
@@ -128,7 +129,7 @@ public record StepResult(
                 percent(serverCpus, CpuTicks.Split::interrupts), percent(serverCpus, CpuTicks.Split::steal));
     }
 
-    private static double percent(CpuTicks.Split split, java.util.function.ToDoubleFunction<CpuTicks.Split> share) {
+    private static double percent(CpuTicks.Split split, ToDoubleFunction<CpuTicks.Split> share) {
         return split == null ? Double.NaN : 100 * share.applyAsDouble(split);
     }
 
