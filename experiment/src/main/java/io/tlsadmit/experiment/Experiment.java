@@ -221,6 +221,7 @@ public final class Experiment {
                     workload.tls(), String.format(Locale.ROOT, "%.1f", rate),
                     workload.serverCpus() == 1 ? "" : "-" + workload.serverCpus() + "cpus");
             Path dir = out.resolve("runs").resolve(name);
+            server.keepControlTraceAt(dir.resolve("control-trace.log"));
             // the gate's admitted new connections every 100 ms, from before the crowd to the end of the run
             List<double[]> admitted = java.util.Collections.synchronizedList(new ArrayList<>());
             ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
@@ -666,6 +667,9 @@ public final class Experiment {
                 ? String.format(Locale.ROOT, " (budget %.1f full handshakes/s)", staticBudget)
                 : mode.haproxy() ? " (" + mode.rateSetting() + " " + haproxyRate + ")" : "");
         RubisServer server = RubisServer.start(mode, setup, staticBudget, haproxyRate, haproxyThreads);
+        // numbered as the server's first run, so it sorts beside the runs it covers
+        server.keepControlTraceAt(out.resolve("runs").resolve(String.format(Locale.ROOT, "control-trace-%03d-%s%s.log",
+                stepNumber + 1, mode.label(), workload.chartSuffix())));
         if (options.serverWarmupSeconds() > 0) {
             stepNumber++;
             progress.log("%s: warming up the fresh server, %d users/s for %d s (not recorded)", mode.label(),

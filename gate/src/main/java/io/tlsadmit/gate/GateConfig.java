@@ -188,7 +188,9 @@ public final class GateConfig {
      * @throws IllegalArgumentException naming the setting out of the budget's range
      */
     public ConnectorGate newGate(String name) {
-        ConnectorGate gate = new ConnectorGate(name, newBudget(), refuseAction, clientRenegotiation,
+        HandshakeBudget budget = newBudget();
+        budget.view(AdmissionController.class).ifPresent(controller -> controller.setName(name));
+        ConnectorGate gate = new ConnectorGate(name, budget, refuseAction, clientRenegotiation,
                 connectionsPerNewUser);
         gate.mode(mode);
         return gate;

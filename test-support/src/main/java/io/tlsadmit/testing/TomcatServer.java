@@ -228,6 +228,32 @@ public final class TomcatServer implements AutoCloseable {
         return jdk;
     }
 
+    /**
+     * The files the controller's trace went to ({@link Builder#controlTrace()}), oldest first: one per day, so a run
+     * across midnight has two. Complete once the server has stopped (the handler writes asynchronously).
+     */
+    public List<Path> controlTraceFiles() {
+        try (var logs = Files.list(base.resolve("logs"))) {
+            return logs.filter(f -> f.getFileName().toString().startsWith(ControlTraceLogging.FILE_PREFIX)).sorted()
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + base.resolve("logs"), e);
+        }
+    }
+
+    /** Every line of the controller's trace so far ({@link #controlTraceFiles()}). */
+    public List<String> controlTrace() {
+        List<String> lines = new ArrayList<>();
+        for (Path file : controlTraceFiles()) {
+            try {
+                lines.addAll(Files.readAllLines(file, StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + file, e);
+            }
+        }
+        return lines;
+    }
+
     public Path catalinaOutFile() {
         return base.resolve("logs/catalina.out");
     }
@@ -311,6 +337,7 @@ public final class TomcatServer implements AutoCloseable {
         private final List<String> catalinaOpts = new ArrayList<>();
         private Duration startTimeout = Duration.ofSeconds(90);
         private boolean jmx;
+        private boolean controlTrace;
 
         private Builder(TomcatDistribution distribution) {
             this.distribution = distribution;
@@ -381,6 +408,16 @@ public final class TomcatServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The tlsadmit adaptive controller's line per control period into {@code logs/}, read with
+         * {@link TomcatServer#controlTrace()} ({@link ControlTraceLogging}); applied to {@code conf/logging.properties}
+         * after any {@link #file} written there.
+         */
+        public Builder controlTrace() {
+            this.controlTrace = true;
+            return this;
+        }
+
         /** Remote JMX on a free loopback port without authentication, read through {@link TomcatServer#jmx()}. */
         public Builder jmx() {
             this.jmx = true;
@@ -429,6 +466,11 @@ public final class TomcatServer implements AutoCloseable {
                     }
                     Files.createDirectories(target.getParent());
                     Files.writeString(target, file.getValue(), StandardCharsets.UTF_8);
+                }
+                if (controlTrace) {
+                    Path logging = base.resolve("conf/logging.properties");
+                    Files.writeString(logging, ControlTraceLogging.addTo(Files.readString(logging, StandardCharsets.UTF_8)),
+                            StandardCharsets.UTF_8);
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException("Cannot prepare CATALINA_BASE " + base, e);

@@ -78,6 +78,7 @@ class AdaptiveBudgetIT {
                 .connector(adaptive("sessions"))
                 .connector(adaptive("slow-clients").attribute("queueDelayTarget", Long.toString(SLOW_CLIENT_TARGET_MILLIS)))
                 .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\" newSessionPolicy=\"on\"/>")
+                .controlTrace()
                 .build()
                 .start();
         adaptivePort = tomcat.port("adaptive");
@@ -104,6 +105,26 @@ class AdaptiveBudgetIT {
                 .attribute("controlPeriod", Long.toString(CONTROL_PERIOD_MILLIS))
                 .attribute("connectionTimeout", "2000")
                 .sslHostConfig("protocols", "TLSv1.2+TLSv1.3");
+    }
+
+    /** The valve README's logging.properties lines, through Tomcat's JULI: every connector's periods, named. */
+    @Test
+    void theControllersTraceHasALinePerPeriodForEachAdaptiveConnector() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        List<String> lines = tomcat.controlTrace();
+        while (lines.stream().filter(line -> line.startsWith("connector=" + adaptiveConnector + " ")).count() < 3
+                && System.nanoTime() < deadline) {
+            Thread.sleep(200); // the handler writes asynchronously
+            lines = tomcat.controlTrace();
+        }
+        List<String> adaptive = lines.stream().filter(line -> line.startsWith("connector=" + adaptiveConnector + " "))
+                .toList();
+        assertTrue(adaptive.size() >= 3, "trace lines of " + adaptiveConnector + ": " + lines);
+        String last = adaptive.get(adaptive.size() - 1);
+        assertTrue(last.matches("connector=\\S+ t=\\d+ period_ms=\\d+\\.\\d cpus=\\d+\\.\\d{3} cpu_source=[A-Z_0-9]+ .*"
+                + " rate=\\d+\\.\\d burst=\\d+"), last);
+        assertEquals(5, lines.stream().map(line -> line.substring(0, line.indexOf(' '))).distinct().count(),
+                "one controller per adaptive connector, each named: " + lines);
     }
 
     @Test

@@ -110,6 +110,7 @@ public final class AdmissionController implements HandshakeBudget {
 
     private volatile double targetUtilization = DEFAULT_TARGET_UTILIZATION;
     private volatile long controlPeriodMillis = DEFAULT_CONTROL_PERIOD_MILLIS;
+    private volatile String name = "";
     private volatile double minRate = DEFAULT_MIN_RATE;
     private volatile double maxRate = DEFAULT_MAX_RATE;
     private volatile long burstSetting;
@@ -278,6 +279,7 @@ public final class AdmissionController implements HandshakeBudget {
                 transientCpu / (double) elapsed, used, state.correctionCpus(),
                 state.sessionCost().cpuSecondsPerClient() * 1e9);
         lastDecision = decision;
+        ControlTrace.period(name, decision, measurement);
         return decision;
     }
 
@@ -363,6 +365,11 @@ public final class AdmissionController implements HandshakeBudget {
         }
         this.controlPeriodMillis = millis;
         reapply();
+    }
+
+    /** The name this budget goes by in its trace ({@link ControlTrace}): the connector's, as in the metrics' label. */
+    public void setName(String name) {
+        this.name = Objects.requireNonNull(name, "name");
     }
 
     public long getControlPeriod() {

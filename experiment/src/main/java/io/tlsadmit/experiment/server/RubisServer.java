@@ -15,6 +15,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,6 +35,7 @@ public final class RubisServer implements AutoCloseable {
     private final Mode mode;
     private final TomcatServer tomcat;
     private final Haproxy haproxy;
+    private volatile Path controlTraceCopy;
     /**
      * One client for every scrape: the CPU change and the flash crowd scrape every 100 ms, and a new client per
      * request (its own selector thread) took longer than that on a loaded machine.
@@ -121,7 +123,7 @@ public final class RubisServer implements AutoCloseable {
                     tls.attribute("maxFullHandshakesPerSecond", rate)
                             .attribute("fullHandshakeBurst", Long.toString(Math.max(1, Math.round(staticBudget))));
                 }
-                builder.lib(setup.gateJar()).engineXml(GATE_VALVE);
+                builder.lib(setup.gateJar()).engineXml(GATE_VALVE).controlTrace();
             }
             builder.connector(tls);
         }
@@ -202,12 +204,35 @@ public final class RubisServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Where to copy the controller's trace when the server closes (a gated mode's; the static budget writes none).
+     * A trace that cannot be copied is reported, not thrown: the run's figures matter more.
+     */
+    public void keepControlTraceAt(Path file) {
+        this.controlTraceCopy = file;
+    }
+
     @Override
     public void close() {
         if (haproxy != null) {
             haproxy.close();
         }
         tomcat.close();
+        Path to = controlTraceCopy;
+        if (to != null && mode.gated()) {
+            try {
+                List<Path> traces = tomcat.controlTraceFiles();
+                if (!traces.isEmpty()) {
+                    Files.createDirectories(to.getParent());
+                    Files.deleteIfExists(to);
+                    for (Path trace : traces) {
+                        Files.write(to, Files.readAllBytes(trace), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                    }
+                }
+            } catch (IOException | UncheckedIOException e) {
+                System.err.println("control trace not copied to " + to + ": " + e);
+            }
+        }
     }
 
     private static void awaitHealthy(TomcatServer tomcat) {
