@@ -54,8 +54,8 @@ public record ExperimentOptions(
               --modes LIST            stock,static,adaptive,haproxy,haproxy-reject,haproxy-hello (default: all these);
                                       adaptive-nice (fullHandshakeNice=19), adaptive-measured
                                       (cpuCapacity=measured), adaptive-allocation (cpuCapacity=allocation),
-                                      adaptive-reset (refuseAction=reset): adaptive with one setting, beside
-                                      adaptive
+                                      adaptive-reset (refuseAction=reset), adaptive-runqueue
+                                      (runQueueTarget=3): adaptive with one setting, beside adaptive
               --multipliers LIST      new users/s as multiples of the knee (default 0.5,1,2,4,8)
               --rates LIST            new users/s as absolute values; skips the knee search
               --knee N                the knee in new users/s; skips the knee search

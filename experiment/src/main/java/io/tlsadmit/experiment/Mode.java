@@ -32,6 +32,11 @@ public enum Mode {
      * default modes.
      */
     ADAPTIVE_RESET,
+    /**
+     * The adaptive budget whose guard also watches the CPU's run queue ({@code runQueueTarget="3"}), beside
+     * {@link #ADAPTIVE}: page latency against throughput under overload; not among the default modes.
+     */
+    ADAPTIVE_RUNQUEUE,
     /** HAProxy terminates TLS with {@code maxsslrate} in front of Tomcat's plain HTTP connector. */
     HAPROXY,
     /**
@@ -66,6 +71,7 @@ public enum Mode {
             case ADAPTIVE_MEASURED -> java.util.Map.of("cpuCapacity", "measured");
             case ADAPTIVE_ALLOCATION -> java.util.Map.of("cpuCapacity", "allocation");
             case ADAPTIVE_RESET -> java.util.Map.of("refuseAction", "reset");
+            case ADAPTIVE_RUNQUEUE -> java.util.Map.of("runQueueTarget", "3");
             default -> java.util.Map.of();
         };
     }
@@ -100,6 +106,7 @@ public enum Mode {
             }
         }
         throw new IllegalArgumentException("unknown mode '" + text + "' (stock, static, adaptive, adaptive-nice,"
-                + " adaptive-measured, adaptive-allocation, adaptive-reset, haproxy, haproxy-reject, haproxy-hello)");
+                + " adaptive-measured, adaptive-allocation, adaptive-reset, adaptive-runqueue, haproxy, haproxy-reject,"
+                + " haproxy-hello)");
     }
 }

@@ -81,7 +81,7 @@ class ExperimentOptionsTest {
         assertEquals("--multipliers must be a positive number, got '-1'", error("--multipliers", "1,-1"));
         assertEquals("--step-seconds must be a whole number >= 2, got 'ten'", error("--step-seconds", "ten"));
         assertEquals("--key must be one of rsa2048, rsa4096, ec, got 'dsa'", error("--key", "dsa"));
-        assertEquals("unknown mode 'nginx' (stock, static, adaptive, adaptive-nice, adaptive-measured, adaptive-allocation, adaptive-reset, haproxy, haproxy-reject, haproxy-hello)",
+        assertEquals("unknown mode 'nginx' (stock, static, adaptive, adaptive-nice, adaptive-measured, adaptive-allocation, adaptive-reset, adaptive-runqueue, haproxy, haproxy-reject, haproxy-hello)",
                 error("--modes", "stock,nginx"));
         assertEquals("--reject-rate must be a whole number >= 1, got '0'", error("--reject-rate", "0"));
         assertEquals("unexpected argument 'fast'", error("fast"));

@@ -61,7 +61,7 @@ public final class GateConfig {
         maxFullHandshakesPerSecond = b.maxFullHandshakesPerSecond;
         fullHandshakeBurst = b.fullHandshakeBurst;
         adaptive = new AdaptiveConfig(b.cpus, b.cpuCapacity, b.targetUtilization, b.controlPeriod,
-                b.minFullHandshakesPerSecond, b.queueDelayTarget, b.initialFullHandshakeCost);
+                b.minFullHandshakesPerSecond, b.queueDelayTarget, b.initialFullHandshakeCost, b.runQueueTarget);
         refuseAction = b.refuseAction;
         nativePeek = b.nativePeek;
         clientRenegotiation = b.clientRenegotiation;
@@ -95,6 +95,7 @@ public final class GateConfig {
         b.minFullHandshakesPerSecond = adaptive.minFullHandshakesPerSecond();
         b.queueDelayTarget = adaptive.queueDelayTarget();
         b.initialFullHandshakeCost = adaptive.initialFullHandshakeCost();
+        b.runQueueTarget = adaptive.runQueueTarget();
         b.refuseAction = refuseAction;
         b.nativePeek = nativePeek;
         b.clientRenegotiation = clientRenegotiation;
@@ -236,6 +237,7 @@ public final class GateConfig {
         private OptionalDouble minFullHandshakesPerSecond = OptionalDouble.empty();
         private Optional<Duration> queueDelayTarget = Optional.empty();
         private Optional<Duration> initialFullHandshakeCost = Optional.empty();
+        private OptionalDouble runQueueTarget = OptionalDouble.empty();
         private RefuseAction refuseAction = RefuseAction.CLOSE;
         private boolean nativePeek = true;
         private RenegotiationPolicy clientRenegotiation = RenegotiationPolicy.REFUSE;
@@ -300,6 +302,12 @@ public final class GateConfig {
 
         public Builder initialFullHandshakeCost(Duration cpuTime) {
             initialFullHandshakeCost = Optional.of(Objects.requireNonNull(cpuTime, AdmissionController.INITIAL_COST));
+            return this;
+        }
+
+        /** Threads waiting for a CPU per allocated CPU above which the adaptive budget cuts too; 0 = off. */
+        public Builder runQueueTarget(double threadsPerCpu) {
+            runQueueTarget = OptionalDouble.of(threadsPerCpu);
             return this;
         }
 

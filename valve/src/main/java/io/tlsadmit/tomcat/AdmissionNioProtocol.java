@@ -234,6 +234,15 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         attributes.setInitialFullHandshakeCost(micros);
     }
 
+    /** Threads waiting for a CPU per allocated CPU above which the adaptive budget cuts too; 0 = off (default). */
+    public String getRunQueueTarget() {
+        return attributes.getRunQueueTarget();
+    }
+
+    public void setRunQueueTarget(String threadsPerCpu) {
+        attributes.setRunQueueTarget(threadsPerCpu);
+    }
+
     /** Busy workers take established connections and resumptions before new full handshakes. */
     public String getShortestWorkFirst() {
         return attributes.getShortestWorkFirst();

@@ -59,6 +59,7 @@ final class ConnectorAttributes {
     private String minFullHandshakesPerSecond;
     private String queueDelayTarget;
     private String initialFullHandshakeCost;
+    private String runQueueTarget;
     // the Tomcat adapter's own
     private String shortestWorkFirst = "true";
     private String warmUpHandshakes = Integer.toString(AdmissionNioProtocol.DEFAULT_WARM_UP_HANDSHAKES);
@@ -123,6 +124,10 @@ final class ConnectorAttributes {
         if (initialFullHandshakeCost != null) {
             config.initialFullHandshakeCost(Duration.of(whole(AdmissionController.INITIAL_COST,
                     initialFullHandshakeCost, "microseconds"), ChronoUnit.MICROS));
+        }
+        if (runQueueTarget != null) {
+            config.runQueueTarget(decimal(AdmissionController.RUN_QUEUE_TARGET, runQueueTarget,
+                    "a number of threads waiting for a CPU per CPU (0 = off)"));
         }
         if (minFullHandshakesPerSecond != null) {
             config.minFullHandshakesPerSecond(decimal(AdmissionController.MIN_RATE, minFullHandshakesPerSecond,
@@ -439,6 +444,14 @@ final class ConnectorAttributes {
 
     void setInitialFullHandshakeCost(String value) {
         initialFullHandshakeCost = value;
+    }
+
+    String getRunQueueTarget() {
+        return runQueueTarget;
+    }
+
+    void setRunQueueTarget(String value) {
+        runQueueTarget = value;
     }
 
     String getShortestWorkFirst() {

@@ -159,12 +159,15 @@ class ConnectorAttributesTest {
                 "queueDelayTarget must be a whole number of milliseconds, was \"50ms\"");
         assertMessage(ConnectorAttributes::setInitialFullHandshakeCost, "2 ms",
                 "initialFullHandshakeCost must be a whole number of microseconds, was \"2 ms\"");
+        assertMessage(ConnectorAttributes::setRunQueueTarget, "three",
+                "runQueueTarget must be a number of threads waiting for a CPU per CPU (0 = off), was \"three\"");
     }
 
     @Test
     void valuesOutsideTheControllersRangesNameTheAttributeWhenTheBudgetIsCreated() {
         for (String[] bad : new String[][] {{"cpus", "2000000"}, {"targetUtilization", "1.5"}, {"controlPeriod", "5"},
-                {"minFullHandshakesPerSecond", "-2"}, {"queueDelayTarget", "0"}, {"initialFullHandshakeCost", "0"}}) {
+                {"minFullHandshakesPerSecond", "-2"}, {"queueDelayTarget", "0"}, {"initialFullHandshakeCost", "0"},
+                {"runQueueTarget", "-1"}}) {
             ConnectorAttributes fresh = new ConnectorAttributes();
             switch (bad[0]) {
                 case "cpus" -> fresh.setCpus(bad[1]);
@@ -172,6 +175,7 @@ class ConnectorAttributesTest {
                 case "controlPeriod" -> fresh.setControlPeriod(bad[1]);
                 case "minFullHandshakesPerSecond" -> fresh.setMinFullHandshakesPerSecond(bad[1]);
                 case "queueDelayTarget" -> fresh.setQueueDelayTarget(bad[1]);
+                case "runQueueTarget" -> fresh.setRunQueueTarget(bad[1]);
                 default -> fresh.setInitialFullHandshakeCost(bad[1]);
             }
             GateConfig config = fresh.gateConfig();

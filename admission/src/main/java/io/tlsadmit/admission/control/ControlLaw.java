@@ -79,16 +79,18 @@ final class ControlLaw {
     }
 
     /** The state after a period that measured {@code m}. */
-    static ControlState next(ControlState s, PeriodMeasurement m, double targetUtilization, double queueDelayTargetNanos) {
+    static ControlState next(ControlState s, PeriodMeasurement m, double targetUtilization, double queueDelayTargetNanos,
+                             double runQueueTargetPerCpu) {
         double busy = Double.isNaN(s.busyCpus()) ? m.busyCpus() : s.busyCpus() + BUSY_GAIN * (m.busyCpus() - s.busyCpus());
         double fullCpus = m.usedCpus() - m.busyCpus();
         double room = fullCpus > 0 ? (m.cpus() * targetUtilization - m.busyCpus()) / fullCpus : Double.NaN;
         double delayTarget = queueDelayTarget(m, queueDelayTargetNanos);
+        double delay = queueing(m, delayTarget, queueDelayTargetNanos, runQueueTargetPerCpu);
         // The work let in during the period against the CPUs: clearly below them, the queue drains whatever
         // its delays still say (they are the delays of connections queued before, and keep rising for a while).
         // "Clearly": the admitted clients' follow-up requests are not in it yet.
         boolean draining = m.busyCpus() + m.admittedFullCpus() < DRAINING_SHARE * m.cpus() * targetUtilization;
-        FeedbackGuard guard = s.guard().update(m.meanQueueDelayNanos(), delayTarget, room, draining);
+        FeedbackGuard guard = s.guard().update(delay, delayTarget, room, draining);
         // Measured against the smaller of the allocations before and after the period: CPUs added during it
         // were not yet offered to anyone (the model adds them at once), and CPUs taken away were not there to use.
         double cpus = Double.isNaN(s.cpus()) ? m.cpus() : Math.min(s.cpus(), m.cpus());
@@ -97,14 +99,14 @@ final class ControlLaw {
         // sessions admitted before (a backlog, or more CPUs than there are now), and CPUs that cannot keep up
         // (a queue over its target) show less than the admitted clients will take.
         boolean clean = m.budgetBinding() && s.guard().factor() == 1 && guard.factor() == 1
-                && m.meanQueueDelayNanos() <= delayTarget;
+                && delay <= delayTarget;
         SessionCost sessionCost = s.sessionCost().update(m.periodNanos() / 1e9, clean, m.usedCpus(),
                 m.admittedFullPerSecond());
         double correction;
         if (guard.queueOver(delayTarget)) {
             correction = 0;
         } else if (m.budgetBinding() && idle > IDLE_DEADBAND * cpus && s.guard().factor() == 1
-                && m.meanQueueDelayNanos() <= delayTarget / 2) {
+                && delay <= delayTarget / 2) {
             correction = s.correctionCpus() + CORRECTION_GAIN * idle;
         } else if (m.budgetBinding() && idle < 0) {
             correction = s.correctionCpus() + CORRECTION_GAIN * idle;
@@ -132,6 +134,25 @@ final class ControlLaw {
         // In proportion, so that the queue left when compilation ends is not suddenly "over the target".
         double warmth = Math.min(1, m.transientCpus() / (WARMUP_TRANSIENT_SHARE * m.cpus()));
         return queueDelayTargetNanos * (1 + (WARMUP_QUEUE_FACTOR - 1) * warmth);
+    }
+
+    /**
+     * How long the period's work queued, as the guard compares it with its target: the new connections' mean wait for
+     * a worker, or, with a run-queue target and when more, the CPUs' run queue expressed on the same scale (at
+     * {@code runQueueTargetPerCpu} threads waiting per CPU it equals the target, and the target's warm-up allowance
+     * stretches both alike). Why both: on workers that share the CPUs an overload shows as every runnable worker
+     * waiting for a CPU, which the wait for a worker does not see; a queue of connections for a worker, which the
+     * run queue does not see, is the other half. Negative when neither was measured (no connection started, no
+     * run-queue clock or target).
+     */
+    static double queueing(PeriodMeasurement m, double delayTargetNanos, double queueDelayTargetNanos,
+                           double runQueueTargetPerCpu) {
+        double delay = m.meanQueueDelayNanos();
+        if (!(runQueueTargetPerCpu > 0) || !(m.runQueueThreads() >= 0) || !(m.cpus() > 0)) {
+            return delay;
+        }
+        double runQueueTarget = runQueueTargetPerCpu * m.cpus() * (delayTargetNanos / queueDelayTargetNanos);
+        return Math.max(delay, delayTargetNanos * m.runQueueThreads() / runQueueTarget);
     }
 
     /** The rate the CPU model allows in state {@code s}, before the guard: new full handshakes per second. */

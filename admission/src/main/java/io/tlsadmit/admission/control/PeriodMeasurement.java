@@ -16,8 +16,18 @@ package io.tlsadmit.admission.control;
  * @param admittedFullPerSecond   new full handshakes admitted per second
  * @param meanQueueDelayNanos     mean queue delay of new connections, negative when none started
  * @param budgetBinding           whether a new client found no token in the period: demand met the rate
+ * @param runQueueThreads         mean number of the process's threads waiting for a CPU while runnable; NaN when
+ *                                not measured
  */
 record PeriodMeasurement(long periodNanos, double cpus, double fullHandshakeCostNanos, double busyCpus, double usedCpus, double transientCpus,
                          double admittedFullCpus, double admittedFullPerSecond,
-                         double meanQueueDelayNanos, boolean budgetBinding) {
+                         double meanQueueDelayNanos, boolean budgetBinding, double runQueueThreads) {
+
+    /** Without a run-queue measurement. */
+    PeriodMeasurement(long periodNanos, double cpus, double fullHandshakeCostNanos, double busyCpus, double usedCpus,
+                      double transientCpus, double admittedFullCpus, double admittedFullPerSecond,
+                      double meanQueueDelayNanos, boolean budgetBinding) {
+        this(periodNanos, cpus, fullHandshakeCostNanos, busyCpus, usedCpus, transientCpus, admittedFullCpus,
+                admittedFullPerSecond, meanQueueDelayNanos, budgetBinding, Double.NaN);
+    }
 }

@@ -132,6 +132,48 @@ class AdmissionControllerTest {
     }
 
     @Test
+    void withARunQueueTargetOfThreeMoreThreadsWaitingForTheCpuCutLikeAQueueOfConnections() {
+        AdmissionController controller = controller(1);
+        AtomicLong processCpu = new AtomicLong();
+        AtomicLong runQueueWait = new AtomicLong();
+        controller.setProcessCpuTime(processCpu::get);
+        controller.setRunQueueWaitTime(runQueueWait::get);
+        controller.setRunQueueTarget(3);
+
+        controller.recordQueueDelay(TimeUnit.MILLISECONDS.toNanos(1)); // connections get a worker at once
+        processCpu.addAndGet(250_000_000);                              // the CPU full
+        runQueueWait.addAndGet(2 * 250_000_000L);                       // two threads waiting on average: under 3
+        assertEquals(1.0, tickAfter(controller, 250).guardFactor(), 1e-9);
+
+        controller.recordQueueDelay(TimeUnit.MILLISECONDS.toNanos(1));
+        processCpu.addAndGet(250_000_000);
+        runQueueWait.addAndGet(5 * 250_000_000L);                       // five: every page waits five turns
+        assertEquals(FeedbackGuard.DECREASE, tickAfter(controller, 250).guardFactor(), 1e-9);
+    }
+
+    @Test
+    void withoutARunQueueTargetTheRunQueueIsNotEvenRead() {
+        AdmissionController controller = controller(1);
+        AtomicLong processCpu = new AtomicLong();
+        AtomicLong readings = new AtomicLong();
+        controller.setProcessCpuTime(processCpu::get);
+        controller.setRunQueueWaitTime(() -> readings.incrementAndGet() * 20 * 250_000_000L);
+        assertEquals(0, controller.getRunQueueTarget(), "off by default");
+        controller.recordQueueDelay(TimeUnit.MILLISECONDS.toNanos(1));
+        processCpu.addAndGet(250_000_000);
+        assertEquals(1.0, tickAfter(controller, 250).guardFactor(), 1e-9);
+        assertEquals(0, readings.get(), "a reading costs CPU (1.7 ms at 200 threads): only when used");
+    }
+
+    @Test
+    void aRunQueueTargetOutOfRangeIsRefusedByName() {
+        AdmissionController controller = controller(1);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> controller.setRunQueueTarget(-1));
+        assertTrue(e.getMessage().startsWith("runQueueTarget must be"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> controller.setRunQueueTarget(Double.NaN));
+    }
+
+    @Test
     void busyCpuEstimateMovesHalfWayTowardsEachPeriod() {
         AdmissionController controller = controller(4);
         controller.recordOtherCpu(1_000_000_000);

@@ -3,6 +3,7 @@ package io.tlsadmit.gate.adaptive;
 import io.tlsadmit.admission.control.AdmissionController;
 import io.tlsadmit.admission.cpu.CompilerThreadsCpu;
 import io.tlsadmit.admission.cpu.CpuCapacity;
+import io.tlsadmit.admission.cpu.RunQueueWait;
 import io.tlsadmit.peek.NativePeek;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
@@ -23,10 +24,11 @@ import java.util.OptionalLong;
  * @param minFullHandshakesPerSecond the rate never goes below this
  * @param queueDelayTarget           mean wait of new connections above which the rate is cut
  * @param initialFullHandshakeCost   CPU time of one full handshake assumed until one is measured
+ * @param runQueueTarget             threads waiting for a CPU per allocated CPU above which the rate is cut too; 0 = off
  */
 public record AdaptiveConfig(OptionalDouble cpus, Optional<CpuCapacity> cpuCapacity, OptionalDouble targetUtilization,
         Optional<Duration> controlPeriod, OptionalDouble minFullHandshakesPerSecond, Optional<Duration> queueDelayTarget,
-        Optional<Duration> initialFullHandshakeCost) {
+        Optional<Duration> initialFullHandshakeCost, OptionalDouble runQueueTarget) {
 
     /**
      * The CPUs a gate's budget plans for unless told: those its neighbours leave. Measured on 2026-11-26
@@ -40,7 +42,8 @@ public record AdaptiveConfig(OptionalDouble cpus, Optional<CpuCapacity> cpuCapac
 
     /** Every setting at the controller's default. */
     public static final AdaptiveConfig DEFAULTS = new AdaptiveConfig(OptionalDouble.empty(), Optional.empty(),
-            OptionalDouble.empty(), Optional.empty(), OptionalDouble.empty(), Optional.empty(), Optional.empty());
+            OptionalDouble.empty(), Optional.empty(), OptionalDouble.empty(), Optional.empty(), Optional.empty(),
+            OptionalDouble.empty());
 
     public AdaptiveConfig {
         java.util.Objects.requireNonNull(cpus, AdmissionController.CPUS);
@@ -50,6 +53,7 @@ public record AdaptiveConfig(OptionalDouble cpus, Optional<CpuCapacity> cpuCapac
         java.util.Objects.requireNonNull(minFullHandshakesPerSecond, AdmissionController.MIN_RATE);
         java.util.Objects.requireNonNull(queueDelayTarget, AdmissionController.QUEUE_DELAY_TARGET);
         java.util.Objects.requireNonNull(initialFullHandshakeCost, AdmissionController.INITIAL_COST);
+        java.util.Objects.requireNonNull(runQueueTarget, AdmissionController.RUN_QUEUE_TARGET);
     }
 
     /**
@@ -68,6 +72,7 @@ public record AdaptiveConfig(OptionalDouble cpus, Optional<CpuCapacity> cpuCapac
         targetUtilization.ifPresent(controller::setTargetUtilization);
         controlPeriod.ifPresent(period -> controller.setControlPeriod(period.toMillis()));
         queueDelayTarget.ifPresent(delay -> controller.setQueueDelayTarget(delay.toMillis()));
+        runQueueTarget.ifPresent(controller::setRunQueueTarget);
         // Duration.toNanos would overflow only past 292 years; the controller's range check names the setting
         initialFullHandshakeCost.ifPresent(cost -> controller.setInitialFullHandshakeCost(cost.toNanos() / 1_000));
         minFullHandshakesPerSecond.ifPresent(controller::setMinFullHandshakesPerSecond);
@@ -80,6 +85,10 @@ public record AdaptiveConfig(OptionalDouble cpus, Optional<CpuCapacity> cpuCapac
         CompilerThreadsCpu compilation = new CompilerThreadsCpu();
         if (compilation.available()) {
             controller.setTransientCpuTime(compilation);
+        }
+        RunQueueWait runQueue = new RunQueueWait();
+        if (runQueue.available()) {
+            controller.setRunQueueWaitTime(runQueue);
         }
         if (NativePeek.isAvailable()) {
             controller.allocation().setAffinity(NativePeek::allowedCpus);

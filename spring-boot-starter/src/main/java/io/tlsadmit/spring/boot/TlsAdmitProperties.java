@@ -28,7 +28,8 @@ public class TlsAdmitProperties {
             "fullHandshakeBurst", "connectionsPerNewUser", RefuseAction.ATTRIBUTE, "nativePeek",
             RenegotiationPolicy.ATTRIBUTE, "helloTimeout", "maxPendingHellos", "maxPendingHellosPerSource",
             "shortestWorkFirst", "warmUpHandshakes", "cpus", "cpuCapacity", "targetUtilization", "controlPeriod",
-            "minFullHandshakesPerSecond", "queueDelayTarget", "initialFullHandshakeCost", "mode", "bypassAddresses");
+            "minFullHandshakesPerSecond", "queueDelayTarget", "initialFullHandshakeCost", "runQueueTarget", "mode",
+            "bypassAddresses");
 
     /** Which budget decides new full handshakes (the gate's {@code budget} attribute). */
     public enum BudgetKind {
@@ -140,6 +141,12 @@ public class TlsAdmitProperties {
     private Duration initialFullHandshakeCost;
 
     /**
+     * adaptive: threads waiting for a CPU per allocated CPU above which the rate is cut too (Linux; default 0, off;
+     * 3 trades some throughput for page latency under overload).
+     */
+    private Double runQueueTarget;
+
+    /**
      * enforce (default) refuses what the gate decides to refuse; observe decides and counts
      * (tlsadmit_would_refuse_total) but refuses nothing: the way to roll the gate out.
      */
@@ -193,6 +200,7 @@ public class TlsAdmitProperties {
         put(attributes, "queueDelayTarget", queueDelayTarget == null ? null : queueDelayTarget.toMillis());
         put(attributes, "initialFullHandshakeCost",
                 initialFullHandshakeCost == null ? null : initialFullHandshakeCost.toNanos() / 1000);
+        put(attributes, "runQueueTarget", runQueueTarget);
         put(attributes, "mode", mode);
         put(attributes, "bypassAddresses", bypassAddresses);
         return attributes;
@@ -367,6 +375,14 @@ public class TlsAdmitProperties {
 
     public void setInitialFullHandshakeCost(Duration initialFullHandshakeCost) {
         this.initialFullHandshakeCost = initialFullHandshakeCost;
+    }
+
+    public Double getRunQueueTarget() {
+        return runQueueTarget;
+    }
+
+    public void setRunQueueTarget(Double runQueueTarget) {
+        this.runQueueTarget = runQueueTarget;
     }
 
     public String getBypassAddresses() {

@@ -85,11 +85,13 @@ class StarterPropertiesTest {
         try (BootApp app = BootApp.start(BootApp.sslBundle(), "tlsadmit.budget=adaptive", "tlsadmit.cpus=1",
                 "tlsadmit.target-utilization=0.5", "tlsadmit.control-period=100ms",
                 "tlsadmit.min-full-handshakes-per-second=2", "tlsadmit.max-full-handshakes-per-second=500",
-                "tlsadmit.queue-delay-target=20ms", "tlsadmit.initial-full-handshake-cost=3ms")) {
+                "tlsadmit.queue-delay-target=20ms", "tlsadmit.initial-full-handshake-cost=3ms",
+                "tlsadmit.run-queue-target=3")) {
             AdmissionNioProtocol protocol = (AdmissionNioProtocol) app.connector().getProtocolHandler();
             assertEquals("adaptive", protocol.getBudget());
             assertEquals("20", protocol.getQueueDelayTarget());
             assertEquals("3000", protocol.getInitialFullHandshakeCost(), "microseconds");
+            assertEquals("3.0", protocol.getRunQueueTarget());
             AdaptiveBudgetMXBean budget = JMX.newMXBeanProxy(ManagementFactory.getPlatformMBeanServer(),
                     new ObjectName(AdmissionNioProtocol.JMX_DOMAIN + ":type=AdaptiveBudget,connector="
                             + protocol.getName()), AdaptiveBudgetMXBean.class);

@@ -33,6 +33,7 @@ class TlsAdmitPropertiesTest {
         properties.setMinFullHandshakesPerSecond(2.0);
         properties.setQueueDelayTarget(Duration.ofMillis(40));
         properties.setInitialFullHandshakeCost(Duration.ofMillis(3));
+        properties.setRunQueueTarget(3.0);
         properties.setMode("observe");
         properties.setBypassAddresses("10.0.0.0/8");
         return properties;
@@ -49,6 +50,7 @@ class TlsAdmitPropertiesTest {
         assertEquals("2000", attributes.get("helloTimeout"), "milliseconds");
         assertEquals("100", attributes.get("controlPeriod"));
         assertEquals("3000", attributes.get("initialFullHandshakeCost"), "microseconds");
+        assertEquals("3.0", attributes.get("runQueueTarget"));
         assertEquals("0.5", attributes.get("maxFullHandshakesPerSecond"));
     }
 

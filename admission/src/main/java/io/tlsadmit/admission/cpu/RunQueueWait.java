@@ -1,0 +1,96 @@
+package io.tlsadmit.admission.cpu;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/**
+ * How long this process's threads have waited for a CPU while runnable, as a cumulative clock in nanoseconds: the
+ * second field ({@code run_delay}) of {@code /proc/self/task/<tid>/schedstat}, summed over the threads. Its increase
+ * over a period divided by the period is the mean number of this process's threads waiting in the CPUs' run queues.
+ *
+ * <p>Why the controller needs it: Tomcat's workers share the CPUs, so a server that admits more than its CPUs
+ * serve does not show connections waiting for a worker but every runnable worker waiting for a CPU, and each page
+ * taking that many times longer. On one CPU, RUBiS browsing, RSA-4096 (2026-11-26, {@code docs/benchmarks.md}
+ * section 4, "last hour"), 0.8 and 1.8 threads waited on average at half and four fifths of the knee (page p99
+ * 42–45 ms), 3.6 at 8× with the CPU at 90 % (87 ms), 5.7 at 94 % (139 ms) and 16 at 99 % (317 ms).
+ *
+ * <p>Each thread's own increase is added, so that a thread that exits (an idle worker let go) takes nothing away
+ * and a new one (a worker added under load) adds what it waited since it started. Not thread-safe: one control
+ * thread reads it. The kernel keeps {@code schedstat} only with {@code CONFIG_SCHED_INFO}; without it, or off Linux,
+ * {@link #available()} is false.
+ */
+public final class RunQueueWait implements LongSupplier {
+
+    private final Path tasks;
+    private final Map<String, Long> lastByTask = new HashMap<>();
+    private final Map<String, Long> seen = new HashMap<>();
+    private long total;
+
+    /** This process's threads, on the real {@code /proc}. */
+    public RunQueueWait() {
+        this(Path.of("/proc/self/task"));
+    }
+
+    /** @param tasks a directory laid out like {@code /proc/self/task} */
+    public RunQueueWait(Path tasks) {
+        this.tasks = tasks;
+    }
+
+    /** Whether this system shows the threads' run-queue waits (Linux with scheduler statistics). */
+    public boolean available() {
+        try (DirectoryStream<Path> all = Files.newDirectoryStream(tasks)) {
+            for (Path task : all) {
+                return runDelay(task.resolve("schedstat")) >= 0;
+            }
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+        return false;
+    }
+
+    @Override
+    public long getAsLong() {
+        seen.clear();
+        try (DirectoryStream<Path> all = Files.newDirectoryStream(tasks)) {
+            for (Path task : all) {
+                long delay = runDelay(task.resolve("schedstat"));
+                if (delay >= 0) {
+                    String tid = task.getFileName().toString();
+                    seen.put(tid, delay);
+                    Long last = lastByTask.get(tid);
+                    total += Math.max(0, delay - (last == null ? 0 : last));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return total; // a race with the listing: this period adds nothing
+        }
+        lastByTask.clear();
+        lastByTask.putAll(seen);
+        return total;
+    }
+
+    /** The run_delay field in nanoseconds, -1 when the file is gone or not in that form. */
+    static long runDelay(Path schedstat) {
+        String text;
+        try {
+            text = Files.readString(schedstat);
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+        int first = text.indexOf(' ');
+        if (first < 0) {
+            return -1;
+        }
+        int second = text.indexOf(' ', first + 1);
+        try {
+            return Long.parseLong(text.substring(first + 1, second < 0 ? text.strip().length() : second).strip());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+}
