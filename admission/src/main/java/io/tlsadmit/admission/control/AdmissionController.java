@@ -577,7 +577,8 @@ public final class AdmissionController implements HandshakeBudget {
 
     /** Cumulative counters at one tick; a period's activity is the difference of two (-1: a clock was unavailable). */
     private record Totals(long fullCpu, long resumedCpu, long reportedOtherCpu, long processCpu, long transientCpu,
-                          long runQueueWait, long fullArrivals, long resumedArrivals, long queueDelaySum, long queueDelayCount,
+                          long runQueueWait, long fullArrivals, long resumedArrivals, long queueDelaySum,
+                          long queueDelayCount,
                           long refused, long granted) {
 
         Totals minus(Totals before) {

@@ -79,8 +79,8 @@ final class ControlLaw {
     }
 
     /** The state after a period that measured {@code m}. */
-    static ControlState next(ControlState s, PeriodMeasurement m, double targetUtilization, double queueDelayTargetNanos,
-                             double runQueueTargetPerCpu) {
+    static ControlState next(ControlState s, PeriodMeasurement m, double targetUtilization,
+                             double queueDelayTargetNanos, double runQueueTargetPerCpu) {
         double busy = Double.isNaN(s.busyCpus()) ? m.busyCpus() : s.busyCpus() + BUSY_GAIN * (m.busyCpus() - s.busyCpus());
         double fullCpus = m.usedCpus() - m.busyCpus();
         double room = fullCpus > 0 ? (m.cpus() * targetUtilization - m.busyCpus()) / fullCpus : Double.NaN;

@@ -16,7 +16,7 @@ import java.util.function.LongSupplier;
  * <p>Why the controller needs it: Tomcat's workers share the CPUs, so a server that admits more than its CPUs
  * serve does not show connections waiting for a worker but every runnable worker waiting for a CPU, and each page
  * taking that many times longer. On one CPU, RUBiS browsing, RSA-4096 (2026-11-26, {@code docs/benchmarks.md}
- * section 4, "last hour"), 0.8 and 1.8 threads waited on average at half and four fifths of the knee (page p99
+ * section 4, "midnight"), 0.8 and 1.8 threads waited on average at half and four fifths of the knee (page p99
  * 42–45 ms), 3.6 at 8× with the CPU at 90 % (87 ms), 5.7 at 94 % (139 ms) and 16 at 99 % (317 ms).
  *
  * <p>Each thread's own increase is added, so that a thread that exits (an idle worker let go) takes nothing away
@@ -56,6 +56,7 @@ public final class RunQueueWait implements LongSupplier {
     @Override
     public long getAsLong() {
         seen.clear();
+        long added = 0;
         try (DirectoryStream<Path> all = Files.newDirectoryStream(tasks)) {
             for (Path task : all) {
                 long delay = runDelay(task.resolve("schedstat"));
@@ -63,14 +64,15 @@ public final class RunQueueWait implements LongSupplier {
                     String tid = task.getFileName().toString();
                     seen.put(tid, delay);
                     Long last = lastByTask.get(tid);
-                    total += Math.max(0, delay - (last == null ? 0 : last));
+                    added += Math.max(0, delay - (last == null ? 0 : last));
                 }
             }
         } catch (IOException | RuntimeException e) {
-            return total; // a race with the listing: this period adds nothing
+            return total; // the listing failed: this reading adds nothing, the next one counts from the last
         }
         lastByTask.clear();
         lastByTask.putAll(seen);
+        total += added;
         return total;
     }
 

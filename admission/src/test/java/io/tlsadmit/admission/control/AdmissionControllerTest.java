@@ -168,7 +168,8 @@ class AdmissionControllerTest {
     @Test
     void aRunQueueTargetOutOfRangeIsRefusedByName() {
         AdmissionController controller = controller(1);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> controller.setRunQueueTarget(-1));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> controller.setRunQueueTarget(-1));
         assertTrue(e.getMessage().startsWith("runQueueTarget must be"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> controller.setRunQueueTarget(Double.NaN));
     }
