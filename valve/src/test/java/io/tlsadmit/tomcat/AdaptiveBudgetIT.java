@@ -142,6 +142,9 @@ class AdaptiveBudgetIT {
         assertTrue(metrics.has("tlsadmit_cpus_requested"), metrics.text());
         assertTrue(metrics.has("tlsadmit_budget_full_handshakes_per_second"), metrics.text());
         assertTrue(metrics.has("tlsadmit_cpus_busy"), metrics.text());
+        assertEquals(1, metrics.series("tlsadmit_cpu_run_queue_wait_seconds_total"), "one for the process");
+        double waited = metrics.value("tlsadmit_cpu_run_queue_wait_seconds_total");
+        assertTrue(waited >= 0 && scrape().value("tlsadmit_cpu_run_queue_wait_seconds_total") >= waited, "a counter");
         assertTrue(metrics.has("tlsadmit_full_handshake_cost_seconds"), metrics.text());
         double guard = adaptive(metrics, "tlsadmit_budget_guard_ratio");
         assertTrue(guard > 0 && guard <= 1, metrics.text());
