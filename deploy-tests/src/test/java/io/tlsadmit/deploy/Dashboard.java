@@ -20,6 +20,11 @@ final class Dashboard {
     static final String DATASOURCE_REFERENCE = "${" + DATASOURCE_INPUT + "}";
     /** The template variables every query must select by. */
     static final List<String> SELECTING_VARIABLES = List.of("job", "instance", "connector");
+    /**
+     * The one family that belongs to the process, not to a connector (its threads' wait for a CPU): it has no
+     * {@code connector} label, and a panel of it selects by job and instance alone.
+     */
+    static final String PROCESS_METRIC = "tlsadmit_cpu_run_queue_wait_seconds_total";
     /** Metric names in PromQL: tlsadmit's own (every other identifier in our queries is a label or function). */
     private static final Pattern METRIC = Pattern.compile("\\btlsadmit_[a-z0-9_]+\\b");
 

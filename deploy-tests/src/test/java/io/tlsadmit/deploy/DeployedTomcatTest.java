@@ -147,7 +147,7 @@ class DeployedTomcatTest {
         // the dashboard's Connector variable selects by this label: a series without it could not be told apart;
         // the one exception is the process's own threads' wait for a CPU, which belongs to no connector
         for (String line : scrape.body().split("\n")) {
-            if (line.startsWith("tlsadmit_") && !line.startsWith("tlsadmit_cpu_run_queue_wait_seconds_total ")) {
+            if (line.startsWith("tlsadmit_") && !line.startsWith(Dashboard.PROCESS_METRIC + " ")) {
                 assertTrue(line.contains("connector=\""), "a series without its connector: " + line);
             }
         }
