@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,6 +15,13 @@ class RunQueueWaitTest {
 
     @TempDir
     Path tasks;
+
+    /** Each reading a second after the last: every one walks the threads. */
+    private final AtomicLong clock = new AtomicLong();
+
+    private RunQueueWait reader(Path dir) {
+        return new RunQueueWait(dir, () -> clock.addAndGet(1_000_000_000L));
+    }
 
     private void task(String tid, long runNanos, long waitNanos) throws IOException {
         Files.createDirectories(tasks.resolve(tid));
@@ -24,7 +32,7 @@ class RunQueueWaitTest {
     void sumsEachThreadsOwnIncreaseSoThatThreadsComingAndGoingCountOnlyTheirWaits() throws IOException {
         task("100", 5_000_000, 1_000_000);
         task("101", 9_000_000, 4_000_000);
-        RunQueueWait wait = new RunQueueWait(tasks);
+        RunQueueWait wait = reader(tasks);
         assertTrue(wait.available());
         assertEquals(5_000_000, wait.getAsLong(), "everything waited so far");
 
@@ -48,12 +56,25 @@ class RunQueueWaitTest {
 
     @Test
     void unavailableWithoutSchedstat() {
-        assertFalse(new RunQueueWait(tasks.resolve("none")).available());
+        assertFalse(reader(tasks.resolve("none")).available());
+    }
+
+    @Test
+    void readingsCloserThanTheRereadIntervalShareOneWalk() throws IOException {
+        AtomicLong now = new AtomicLong();
+        task("1", 1_000, 2_000);
+        RunQueueWait wait = new RunQueueWait(tasks, now::get);
+        assertEquals(2_000, wait.getAsLong());
+        task("1", 1_000, 9_000);
+        now.addAndGet(RunQueueWait.REREAD_NANOS - 1);
+        assertEquals(2_000, wait.getAsLong(), "another connector's controller, in the same instant: the last total");
+        now.addAndGet(1);
+        assertEquals(9_000, wait.getAsLong());
     }
 
     @Test
     void thisJvmOnLinuxHasIt() {
-        RunQueueWait real = new RunQueueWait();
+        RunQueueWait real = RunQueueWait.process();
         if (Files.isDirectory(Path.of("/proc/self/task"))) {
             assertTrue(real.available());
             long before = real.getAsLong();

@@ -86,7 +86,7 @@ public record AdaptiveConfig(OptionalDouble cpus, Optional<CpuCapacity> cpuCapac
         if (compilation.available()) {
             controller.setTransientCpuTime(compilation);
         }
-        RunQueueWait runQueue = new RunQueueWait();
+        RunQueueWait runQueue = RunQueueWait.process();
         if (runQueue.available()) {
             controller.setRunQueueWaitTime(runQueue);
         }

@@ -54,15 +54,11 @@ final class AdaptiveMetrics {
      * lives as long as its connector (Micrometer keeps a function counter's object weakly).
      */
     private static void bindRunQueue(MeterRegistry registry, AdmissionController anchor) {
-        RunQueueWait wait = new RunQueueWait();
+        RunQueueWait wait = RunQueueWait.process();
         if (!wait.available()) {
             return;
         }
-        FunctionCounter.builder("tlsadmit.cpu.run.queue.wait", anchor, c -> {
-                    synchronized (wait) {
-                        return wait.getAsLong() / 1e9;
-                    }
-                })
+        FunctionCounter.builder("tlsadmit.cpu.run.queue.wait", anchor, c -> wait.getAsLong() / 1e9)
                 .baseUnit("seconds")
                 .description("Time this JVM's threads waited for a CPU while runnable (Linux schedstat run_delay);"
                         + " its rate is the mean number of threads waiting")
