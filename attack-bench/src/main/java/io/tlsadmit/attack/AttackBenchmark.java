@@ -5,6 +5,7 @@ import io.tlsadmit.attack.report.ScenarioReport;
 import io.tlsadmit.attack.report.SummaryWriter;
 import io.tlsadmit.attack.scenario.Bench;
 import io.tlsadmit.attack.scenario.ForgedHelloScenario;
+import io.tlsadmit.attack.scenario.NewClientFloodScenario;
 import io.tlsadmit.attack.scenario.RenegotiationScenario;
 import io.tlsadmit.attack.scenario.Scenario;
 import io.tlsadmit.attack.scenario.SlowHelloScenario;
@@ -36,7 +37,8 @@ public final class AttackBenchmark implements Callable<Integer> {
             "renegotiation", new RenegotiationScenario(),
             "forged-psk", ForgedHelloScenario.psk(),
             "forged-ticket", ForgedHelloScenario.ticket(),
-            "slow-hello", new SlowHelloScenario());
+            "slow-hello", new SlowHelloScenario(),
+            "new-client-flood", new NewClientFloodScenario());
 
     @Option(names = "--scenarios", split = ",", paramLabel = "NAME",
             description = "Scenarios in order (default: ${DEFAULT-VALUE}).",
@@ -77,6 +79,14 @@ public final class AttackBenchmark implements Callable<Integer> {
     @Option(names = "--ticket-64-sources", description = "Also run forged-ticket from 64 sources (default: one source only).")
     boolean ticketFromManySources;
 
+    @Option(names = "--flood-rate", description = "new-client-flood: new clients per second (default: ${DEFAULT-VALUE}).",
+            defaultValue = "2000")
+    double floodRate;
+
+    @Option(names = "--flood-rounds", description = "new-client-flood: rounds of close and reset, alternated"
+            + " (default: ${DEFAULT-VALUE}).", defaultValue = "2")
+    int floodRounds;
+
     @Option(names = "--out", paramLabel = "DIR", description = "Where summary.md and results.csv go (default: docs/results/<date>-attacks).")
     Path out;
 
@@ -89,8 +99,12 @@ public final class AttackBenchmark implements Callable<Integer> {
         for (String name : scenarios) {
             if (!SCENARIOS.containsKey(name)) {
                 throw new CommandLine.ParameterException(new CommandLine(this), "unknown scenario " + name
-                        + ", expected some of renegotiation,forged-psk,forged-ticket,slow-hello");
+                        + ", expected some of "
+                        + String.join(",", new java.util.TreeSet<>(SCENARIOS.keySet())));
             }
+        }
+        if (!(floodRate > 0) || floodRounds < 1) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--flood-rate must be > 0 and --flood-rounds ≥ 1");
         }
         if (!budget.equals("static") && !budget.equals("adaptive")) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--budget must be static or adaptive");
@@ -128,7 +142,7 @@ public final class AttackBenchmark implements Callable<Integer> {
         snapshot.toFile().deleteOnExit();
         Files.copy(jar, snapshot, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         Bench bench = new Bench(distribution, keystore, snapshot, root, dir, budget, seconds, slowSeconds, forgedRate,
-                ticketFromManySources, slowRate, tls.get(0), jdk);
+                ticketFromManySources, slowRate, floodRate, floodRounds, tls.get(0), jdk);
         List<ScenarioReport> reports = new ArrayList<>();
         for (String name : scenarios) {
             for (TlsEngine engine : tls) {

@@ -17,12 +17,12 @@ import java.time.temporal.ChronoUnit;
  */
 public record Bench(TomcatDistribution distribution, TestKeystore keystore, Path gateJar, Path root, Path out,
                     String budget, double seconds, double slowSeconds, double forgedRate, boolean ticketFromManySources,
-                    double slowRate, TlsEngine engine, Jdk jdk) {
+                    double slowRate, double floodRate, int floodRounds, TlsEngine engine, Jdk jdk) {
 
     /** The same bench with another engine. */
     public Bench with(TlsEngine other) {
         return new Bench(distribution, keystore, gateJar, root, out, budget, seconds, slowSeconds, forgedRate,
-                ticketFromManySources, slowRate, other, jdk);
+                ticketFromManySources, slowRate, floodRate, floodRounds, other, jdk);
     }
 
     GatedServer start(String name, ScenarioAttributes settings) {

@@ -1,6 +1,6 @@
 package io.tlsadmit.attack.scenario;
 
-import io.tlsadmit.attack.client.ForgedHelloFlood;
+import io.tlsadmit.attack.client.HelloFlood;
 import io.tlsadmit.attack.client.NewClientProbe;
 import io.tlsadmit.attack.client.ResumingProbe;
 import io.tlsadmit.attack.hello.ForgedHello;
@@ -90,17 +90,17 @@ public final class ForgedHelloScenario implements Scenario {
         resumer.swap();
         newcomers.swap();
         PhaseWindow window = new PhaseWindow(phase, server, settings.adaptive());
-        ForgedHelloFlood flood = null;
+        HelloFlood flood = null;
         if (!sources.isEmpty()) {
             Random random = new Random();
-            flood = new ForgedHelloFlood(server.address(), sources, bench.forgedRate(), bench.seconds(),
-                    () -> hellos.apply(random), ANSWER_CAP_MILLIS);
+            flood = new HelloFlood(server.address(), sources, bench.forgedRate(), bench.seconds(),
+                    () -> hellos.apply(random), ANSWER_CAP_MILLIS, HelloFlood.Ending.RESET);
         }
         Thread.sleep((long) (bench.seconds() * 1000));
         PhaseWindow.Result r = window.close();
         ProbeLatency resumed = resumer.swap();
         NewClientProbe.Counts fresh = newcomers.swap();
-        ForgedHelloFlood.Counts forged = null;
+        HelloFlood.Counts forged = null;
         if (flood != null) {
             forged = flood.counts();
             flood.close();

@@ -15,16 +15,24 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * The forged-resumption attacker: a fresh connection per forged ClientHello at a fixed rate, open loop;
- * each sends its hello and then only listens until the server closes, sends an alert, or
- * {@code answerCap} passes. It never finishes a handshake: every CPU cycle the server spends on it
- * (ticket decryption, key exchange, signing) is wasted.
- *
- * <p>Connections end with a reset ({@code SO_LINGER} 0), as a flooding tool would: no TIME_WAIT is
- * left on the attacker's side, so a few source addresses can sustain hundreds of connections a second
- * without running out of ports.
+ * A fresh connection per ClientHello at a fixed rate, open loop; each sends its hello and then only listens until
+ * the server closes, resets, sends an alert, or {@code answerCap} passes. It never finishes a handshake. With forged
+ * resumption offers it is the attacker (every CPU cycle the server spends on it — ticket decryption, key exchange,
+ * signing — is wasted); with honest new hellos beyond the budget, the crowd the gate refuses.
  */
-public final class ForgedHelloFlood extends OpenLoopConnections {
+public final class HelloFlood extends OpenLoopConnections {
+    /** How the driver ends a connection. */
+    public enum Ending {
+        /**
+         * A reset ({@code SO_LINGER} 0), as a flooding tool would: no TIME_WAIT is left on the driver's side, so a few
+         * source addresses can sustain hundreds of connections a second without running out of ports.
+         */
+        RESET,
+        /** An orderly close, as a browser's: after the server's FIN the driver answers with its own. */
+        ORDERLY
+    }
+
+
     private final Supplier<byte[]> hellos;
     private final long answerCapNanos;
     private final Deque<Connection> byAge = new ArrayDeque<>();
@@ -35,10 +43,13 @@ public final class ForgedHelloFlood extends OpenLoopConnections {
     public record Counts(long opened, long openFailures, long hellosSent, Map<String, Long> ends, long bytesFromServer) {
     }
 
-    public ForgedHelloFlood(InetSocketAddress server, List<InetAddress> sources, double perSecond, double maxSeconds,
-                            Supplier<byte[]> hellos, long answerCapMillis) throws IOException {
-        super("forged-hello-flood", server, sources, perSecond, maxSeconds);
+    private final Ending ending;
+
+    public HelloFlood(InetSocketAddress server, List<InetAddress> sources, double perSecond, double maxSeconds,
+                      Supplier<byte[]> hellos, long answerCapMillis, Ending ending) throws IOException {
+        super("hello-flood", server, sources, perSecond, maxSeconds);
         this.hellos = hellos;
+        this.ending = ending;
         this.answerCapNanos = answerCapMillis * 1_000_000L;
         for (EndReason reason : EndReason.values()) {
             ends.put(reason, new AtomicLong());
@@ -49,7 +60,9 @@ public final class ForgedHelloFlood extends OpenLoopConnections {
     @Override
     void configure(SocketChannel channel) throws IOException {
         super.configure(channel);
-        channel.setOption(StandardSocketOptions.SO_LINGER, 0);
+        if (ending == Ending.RESET) {
+            channel.setOption(StandardSocketOptions.SO_LINGER, 0);
+        }
     }
 
     @Override
