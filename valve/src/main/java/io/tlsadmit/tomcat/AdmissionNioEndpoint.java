@@ -25,6 +25,7 @@ import java.io.IOException;
 import java.net.SocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.Arrays;
@@ -58,6 +59,8 @@ public class AdmissionNioEndpoint extends NioEndpoint {
     private static final int HELLO_BUFFER_FACTOR = 4;
     /** A warm-up never holds a start longer than this, whatever the key costs (RSA-8192 on a slow CPU). */
     private static final Duration WARM_UP_LIMIT = Duration.ofSeconds(5);
+    /** How long the kernel holds a connection that has sent nothing before handing it over (the shortest it can). */
+    private static final int DEFER_ACCEPT_SECONDS = 1;
 
     private volatile ConnectorGate gate;
     private volatile int maxHelloBuffer = HELLO_BUFFER_FACTOR * (ServerPolicy.DEFAULT.maxHelloLength() + 9);
@@ -70,6 +73,7 @@ public class AdmissionNioEndpoint extends NioEndpoint {
     /** Built in {@link #startInternal()}, gone after {@link #stopInternal()}; null when not used. */
     private volatile LowPriorityHandshakes lowPriorityHandshakes;
     private volatile long helloTimeoutNanos = Long.MAX_VALUE;
+    private volatile boolean deferringAccept;
     private final HelloAdmission.Server helloServer = new HelloServer();
     private volatile AddressRanges bypassAddresses = AddressRanges.NONE;
 
@@ -267,7 +271,8 @@ public class AdmissionNioEndpoint extends NioEndpoint {
 
     String nativePeekStatus() {
         if (peekOnAccept) {
-            return "native peek on accept";
+            return deferringAccept ? "native peek on accept, TCP_DEFER_ACCEPT " + DEFER_ACCEPT_SECONDS + " s"
+                    : "native peek on accept";
         }
         return nativePeek ? "native peek unavailable (" + NativePeek.unavailableReason() + ")" : "native peek off";
     }
@@ -411,7 +416,30 @@ public class AdmissionNioEndpoint extends NioEndpoint {
             ServerPolicy policy = new ServerPolicy(serverMaxVersion(), ServerPolicy.DEFAULT.maxHelloLength());
             current.serverPolicy(policy);
             maxHelloBuffer = HELLO_BUFFER_FACTOR * (policy.maxHelloLength() + 9);
+            deferAccept();
             warmUp();
+        }
+    }
+
+    /**
+     * Has the kernel hand a connection over only once its first bytes are there ({@code TCP_DEFER_ACCEPT}), so that
+     * the peek on accept finds the hello. Without it a client that connects and writes its hello at once still often
+     * loses the race with the acceptor: its connection then goes the long way (a channel, the poller, a worker's first
+     * read) to the same refusal, which cost twice the CPU under a flood of new clients (docs/benchmarks.md, section 4,
+     * "what a refusal costs"). A client that sends nothing is held for {@value #DEFER_ACCEPT_SECONDS} s first; from
+     * its hand-over on, {@code helloTimeout} and the slow-hello limits apply as before.
+     */
+    private void deferAccept() {
+        deferringAccept = false;
+        if (!peekOnAccept || !(getServerSocket() instanceof ServerSocketChannel channel)) {
+            return;
+        }
+        try {
+            NativePeek.deferAccept(channel, DEFER_ACCEPT_SECONDS);
+            deferringAccept = true;
+        } catch (IOException | RuntimeException e) {
+            getLog().warn("tlsadmit: TCP_DEFER_ACCEPT not set on " + getName() + " (the peek on accept will find fewer"
+                    + " hellos): " + e);
         }
     }
 

@@ -230,18 +230,24 @@ class HostileClientsIT {
         long closedBefore = slow.getSlowHellosClosed();
         List<Socket> silent = new ArrayList<>();
         try {
-            silent.add(silentFrom("127.0.0.21"));
-            silent.add(silentFrom("127.0.0.22"));
+            // The first five send a hello's first byte and stop: Tomcat accepts them at once, in the order they came.
+            // The sixth sends nothing: the kernel holds it for a second (TCP_DEFER_ACCEPT, set with the native peek)
+            // before Tomcat sees it, and from then on helloTimeout runs.
+            silent.add(stalledFrom("127.0.0.21"));
+            silent.add(stalledFrom("127.0.0.22"));
             waitFor(() -> slow.getHellosPending() == 2, "two pending");
-            silent.add(silentFrom("127.0.0.23"));
+            silent.add(stalledFrom("127.0.0.23"));
             assertEquals(-1, readOrEnd(silent.get(0), 2000), "a third from the same /24: its oldest is closed");
             assertEquals(0, readOrEnd(silent.get(1), 200), "the others of that /24 stay");
 
-            silent.add(silentFrom("127.0.1.1"));
-            silent.add(silentFrom("127.0.2.1"));
+            silent.add(stalledFrom("127.0.1.1"));
+            silent.add(stalledFrom("127.0.2.1"));
             waitFor(() -> slow.getHellosPending() == 4, "four pending");
+            long connected = System.nanoTime();
             silent.add(silentFrom("127.0.3.1"));
-            assertEquals(-1, readOrEnd(silent.get(1), 2000), "over maxPendingHellos the oldest of all is closed");
+            assertEquals(-1, readOrEnd(silent.get(1), 3000), "over maxPendingHellos the oldest of all is closed");
+            double held = (System.nanoTime() - connected) / 1e9;
+            assertTrue(held > 0.5, "a silent connection reaches Tomcat only after the kernel held it: " + held + " s");
             waitFor(() -> slow.getHellosPending() == 4, "four pending again");
 
             Path session = sessions.resolve("slow.pem");
@@ -278,6 +284,14 @@ class HostileClientsIT {
         Socket socket = new Socket();
         socket.bind(new InetSocketAddress(InetAddress.getByName(address), 0));
         socket.connect(new InetSocketAddress("127.0.0.1", slowPort), 2000);
+        return socket;
+    }
+
+    /** A connection that sends the first byte of a TLS record (a handshake's type) and nothing more. */
+    private static Socket stalledFrom(String address) throws IOException {
+        Socket socket = silentFrom(address);
+        socket.getOutputStream().write(0x16);
+        socket.getOutputStream().flush();
         return socket;
     }
 
