@@ -425,9 +425,10 @@ public class AdmissionNioEndpoint extends NioEndpoint {
      * Has the kernel hand a connection over only once its first bytes are there ({@code TCP_DEFER_ACCEPT}), so that
      * the peek on accept finds the hello. Without it a client that connects and writes its hello at once still often
      * loses the race with the acceptor: its connection then goes the long way (a channel, the poller, a worker's first
-     * read) to the same refusal, which cost twice the CPU under a flood of new clients (docs/benchmarks.md, section 4,
-     * "what a refusal costs"). A client that sends nothing is held for {@value #DEFER_ACCEPT_SECONDS} s first; from
-     * its hand-over on, {@code helloTimeout} and the slow-hello limits apply as before.
+     * read) to the same refusal, which cost about twice the CPU under a flood of new clients (docs/benchmarks.md,
+     * section 5, "what a refused new client costs"). A client that sends nothing is held for
+     * {@value #DEFER_ACCEPT_SECONDS} s first; from its hand-over on, {@code helloTimeout} and the slow-hello limits
+     * apply as before.
      */
     private void deferAccept() {
         deferringAccept = false;
