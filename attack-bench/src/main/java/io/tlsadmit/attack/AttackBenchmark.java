@@ -104,7 +104,8 @@ public final class AttackBenchmark implements Callable<Integer> {
             }
         }
         if (!(floodRate > 0) || floodRounds < 1) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--flood-rate must be > 0 and --flood-rounds ≥ 1");
+            throw new CommandLine.ParameterException(new CommandLine(this),
+                    "--flood-rate must be > 0 and --flood-rounds ≥ 1");
         }
         if (!budget.equals("static") && !budget.equals("adaptive")) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--budget must be static or adaptive");

@@ -32,18 +32,16 @@ public final class HelloFlood extends OpenLoopConnections {
         ORDERLY
     }
 
-
     private final Supplier<byte[]> hellos;
     private final long answerCapNanos;
     private final Deque<Connection> byAge = new ArrayDeque<>();
     private final AtomicLong sent = new AtomicLong();
     private final Map<EndReason, AtomicLong> ends = new EnumMap<>(EndReason.class);
     private final AtomicLong answeredBytes = new AtomicLong();
+    private final Ending ending;
 
     public record Counts(long opened, long openFailures, long hellosSent, Map<String, Long> ends, long bytesFromServer) {
     }
-
-    private final Ending ending;
 
     public HelloFlood(InetSocketAddress server, List<InetAddress> sources, double perSecond, double maxSeconds,
                       Supplier<byte[]> hellos, long answerCapMillis, Ending ending) throws IOException {
