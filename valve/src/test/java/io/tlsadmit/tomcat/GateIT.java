@@ -417,10 +417,16 @@ class GateIT {
         assertEquals("static", gate.getBudget());
         long admitted = gate.getNewAdmitted();
         long full = gate.getFullHandshakes();
+        long onAccept = gate.getDecidedOnAccept();
         assertTrue(client().tls12().run().fullHandshake());
         assertEquals(admitted + 1, gate.getNewAdmitted());
         assertEquals(full + 1, gate.getFullHandshakes());
+        // With the native peek, TCP_DEFER_ACCEPT has the kernel hand the connection over with its hello: decided on
+        // accept, every time; without it, never.
+        assertEquals(onAccept + (gate.isNativePeek() ? 1 : 0), gate.getDecidedOnAccept());
         PrometheusScrape metrics = PrometheusScrape.parse(curl("127.0.0.1", "/tlsadmit/metrics"));
+        assertEquals(gate.getDecidedOnAccept(), metrics.value("tlsadmit_decided_on_accept_total", "connector",
+                gate.getConnector()), 1e-9, metrics.text());
         assertEquals(7.5, metrics.value("tlsadmit_budget_full_handshakes_per_second", "connector", gate.getConnector()),
                 1e-9, metrics.text());
         assertEquals(4, metrics.value("tlsadmit_budget_full_handshakes_per_second", "connector",

@@ -80,6 +80,10 @@ public final class GateMetrics {
         }
         counter(registry, gate, "tlsadmit.bypassed", "Connections from bypassAddresses, admitted without a decision",
                 GateCounters::bypassedConnections);
+        counter(registry, gate, "tlsadmit.decided.on.accept",
+                "Connections decided from the ClientHello the acceptor peeked at, before they had a channel: the cheap"
+                        + " path (the rest are decided on a worker's first read)",
+                GateCounters::decidedOnAccept);
         counter(registry, gate, "tlsadmit.session.grace",
                 "New connections admitted on credit because their host was admitted a moment ago (one page, several connections)",
                 GateCounters::sessionGraceAdmissions);
