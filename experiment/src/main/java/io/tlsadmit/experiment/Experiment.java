@@ -407,7 +407,7 @@ public final class Experiment {
         }
         KneeSearch search = new KneeSearch(options.startRate(), options.kneeResolution());
         for (StepResult s : searched) {
-            search.record(s.usersPerSec(), s.throughput());
+            search.record(s.usersPerSec(), s.throughput(), s.pageP99Millis());
         }
         return search;
     }
@@ -428,17 +428,31 @@ public final class Experiment {
     }
 
     /**
-     * Doubles the stock server's load from {@code --start-rate} until throughput has stopped growing, then bisects
-     * the bracket around the knee to {@code --knee-resolution} ({@link KneeSearch}), all on one server.
+     * Doubles the stock server's load from {@code --start-rate} until throughput has stopped growing or the page p99
+     * has left its bound, then bisects the bracket around the knee to {@code --knee-resolution} ({@link KneeSearch}).
+     * The steps share a server while they hold; after one that did not, the next starts on a fresh server, not on the
+     * queue that step left (which made every bisection step after an overload measure a draining server).
      */
     private double searchKnee() {
         KneeSearch earlier = earlierKneeSearch();
         KneeSearch search = earlier != null ? earlier : new KneeSearch(options.startRate(), options.kneeResolution());
-        progress.plan(serverStartSeconds() + 8L * stepSeconds(options.stepSeconds()));
-        try (RubisServer server = start(Mode.STOCK, 0, 0)) {
+        progress.plan(4L * serverStartSeconds() + 8L * stepSeconds(options.stepSeconds()));
+        RubisServer server = null;
+        try {
             for (double rate = search.nextRate(); !Double.isNaN(rate); rate = search.nextRate()) {
+                if (server == null) {
+                    server = start(Mode.STOCK, 0, 0);
+                }
                 StepResult r = step(server, "knee", rate, Double.NaN, options.stepSeconds(), "knee search");
-                search.record(rate, r.throughput());
+                search.record(rate, r.throughput(), r.pageP99Millis());
+                if (!search.lastHeld()) {
+                    server.close();
+                    server = null;
+                }
+            }
+        } finally {
+            if (server != null) {
+                server.close();
             }
         }
         double knee = search.knee();

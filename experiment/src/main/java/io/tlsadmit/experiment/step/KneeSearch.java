@@ -13,6 +13,14 @@ import java.util.Locale;
  * doubling's criterion pro rata (5 % per doubling of load: {@code GROWTH^log2(mid/low)}, +2.9 % for 1.5×); else it
  * is where the server no longer turns more users into more work, and becomes the upper end. The knee is the last
  * rate that held.
+ *
+ * <p>Throughput alone overestimates the knee on short steps: just past it a queue builds, but for the length of a
+ * step the server still answers about as fast as users arrive, so the step "grew". A rate therefore also holds only
+ * while its page p99 stays within {@value #LATENCY_FACTOR} × the start rate's: a queue that grew during the step shows
+ * as a p99 of seconds (on the 2-CPU Intel guest, 2026-11-27: 68 ms at 4 users/s, 195 ms at 32, 4.9 s at 64, where
+ * throughput still "grew" and the search took 64 for the knee); steady queueing below the knee stays well inside.
+ * Doubling stops at the first rate past that bound. A step that did not hold leaves a backlog behind it: the caller
+ * measures the next one on a fresh server ({@link #lastHeld()}).
  */
 public final class KneeSearch {
 
@@ -21,14 +29,18 @@ public final class KneeSearch {
     static final int MAX_STEPS = 8;
     /** Bisection steps at most, whatever the resolution: 6 halve any bracket to under 2 % of it. */
     static final int MAX_BISECTIONS = 6;
+    /** A step's page p99 above this many times the start rate's: a queue grew during it, the server was past its knee. */
+    static final double LATENCY_FACTOR = 10;
 
     private final double startRate;
     private final Resolution resolution;
+    /** {@code [rate, throughput, page p99 ms]} in the order measured. */
     private final List<double[]> measured = new ArrayList<>();
-    /** The bracket once doubling has passed the knee: {@code [rate, throughput]} of its ends; null before. */
+    /** The bracket once doubling has passed the knee: {@code [rate, throughput, p99]} of its ends; null before. */
     private double[] low;
     private double[] high;
     private int bisections;
+    private boolean lastHeld = true;
 
     /** Doubling only, as before issue 14's finer search: the knee is the best doubling. */
     public KneeSearch(double startRate) {
@@ -49,7 +61,7 @@ public final class KneeSearch {
             return startRate;
         }
         if (low == null) {
-            if (measured.size() < MAX_STEPS && !passed()) {
+            if (measured.size() < MAX_STEPS && !passed() && withinLatency(measured.get(measured.size() - 1))) {
                 return 2 * measured.get(measured.size() - 1)[0];
             }
             bracket();
@@ -65,28 +77,55 @@ public final class KneeSearch {
         return mid > low[0] && mid < high[0] ? mid : Double.NaN;
     }
 
+    /** A step whose latency was not measured (steps.csv of a run before the latency bound): throughput alone. */
     public void record(double rate, double throughput) {
-        double[] point = {rate, throughput};
+        record(rate, throughput, Double.NaN);
+    }
+
+    /**
+     * @param pageP99Millis the step's page p99; NaN when it has none (no page came back: its throughput says it)
+     */
+    public void record(double rate, double throughput, double pageP99Millis) {
+        double[] point = {rate, throughput, pageP99Millis};
+        double best = measured.stream().mapToDouble(p -> p[1]).max().orElse(0);
         measured.add(point);
         if (low != null && high != null && rate > low[0] && rate < high[0]) {
             bisections++;
-            if (held(point)) {
+            lastHeld = held(point);
+            if (lastHeld) {
                 low = point;
             } else {
                 high = point;
             }
+        } else {
+            lastHeld = (measured.size() == 1 || throughput >= GROWTH * best) && withinLatency(point);
         }
     }
 
-    /** The doubling's growth criterion, pro rata to the load added over the bracket's lower end. */
+    /**
+     * Whether the last step recorded held: grew, and within the latency bound. One that did not left a queue behind;
+     * the next step must start on a fresh server.
+     */
+    public boolean lastHeld() {
+        return lastHeld;
+    }
+
+    /** The doubling's growth criterion, pro rata to the load added over the bracket's lower end, and the latency bound. */
     private boolean held(double[] point) {
         double doublings = Math.log(point[0] / low[0]) / Math.log(2);
-        return point[1] >= low[1] * Math.pow(GROWTH, doublings);
+        return point[1] >= low[1] * Math.pow(GROWTH, doublings) && withinLatency(point);
+    }
+
+    /** The start rate's p99 is the reference; without one (or without the step's), throughput alone decides. */
+    private boolean withinLatency(double[] point) {
+        double reference = measured.get(0)[2];
+        return Double.isNaN(reference) || Double.isNaN(point[2]) || point[2] <= LATENCY_FACTOR * reference;
     }
 
     /**
-     * Doubling has passed the knee: the last rate that held (grew by {@code GROWTH} over the best before it; the
-     * start rate holds by definition) and the next rate doubling measured, the first that did not.
+     * Doubling has passed the knee: the last rate that held (grew by {@code GROWTH} over the best before it, within
+     * the latency bound; the start rate holds by definition) and the next rate doubling measured, the first that did
+     * not.
      */
     private void bracket() {
         if (Double.isInfinite(resolution.width(1))) {
@@ -95,7 +134,7 @@ public final class KneeSearch {
         double best = 0;
         int last = 0;
         for (int i = 0; i < measured.size(); i++) {
-            if (i == 0 || measured.get(i)[1] >= GROWTH * best) {
+            if (i == 0 || measured.get(i)[1] >= GROWTH * best && withinLatency(measured.get(i))) {
                 last = i;
             }
             best = Math.max(best, measured.get(i)[1]);
@@ -117,9 +156,16 @@ public final class KneeSearch {
         return measured.get(n - 2)[1] < GROWTH * bestBefore && measured.get(n - 1)[1] < GROWTH * bestBefore;
     }
 
-    /** The last rate that held once bisecting; before (or without) bisection, the best doubling. */
+    /**
+     * The last rate that held once bisecting; before (or without) bisection, the best doubling within the latency
+     * bound.
+     */
     public double knee() {
-        return low != null ? low[0] : kneeOf(measured);
+        if (low != null) {
+            return low[0];
+        }
+        List<double[]> within = measured.stream().filter(this::withinLatency).toList();
+        return kneeOf(within.isEmpty() ? measured : within);
     }
 
     /** The rate whose throughput is highest (the lower rate on a tie): where more users stop bringing more work. */

@@ -1,6 +1,7 @@
 package io.tlsadmit.experiment.step;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -125,6 +126,61 @@ class KneeSearchTest {
         KneeSearch search = run(new KneeSearch(1, KneeSearch.Resolution.DEFAULT), rate -> rate * 10,
                 new java.util.ArrayList<>());
         assertEquals(128, search.knee());
+    }
+
+    /**
+     * A simulated stock server with capacity for 50 new users/s: for the length of a step it answers about as fast as
+     * users arrive even past that (the queue builds, it has not collapsed yet), but its p99 is then seconds.
+     */
+    private static double queueingServerThroughput(double rate) {
+        return 18 * Math.min(rate, 51);
+    }
+
+    private static double queueingServerP99(double rate) {
+        return rate <= 50 ? 70 / (1 - 0.8 * rate / 50) : 5000;
+    }
+
+    @Test
+    void throughputAloneTakesAGrowingQueueForGrowth() {
+        List<Double> asked = new java.util.ArrayList<>();
+        KneeSearch search = run(new KneeSearch(4, KneeSearch.Resolution.DEFAULT),
+                KneeSearchTest::queueingServerThroughput, asked);
+        assertEquals(64, search.knee(), "what the search found before the latency bound: " + asked);
+    }
+
+    @Test
+    void aStepWhosePageP99LeftTheBoundDidNotHoldAndEndsTheDoubling() {
+        List<Double> asked = new java.util.ArrayList<>();
+        List<Boolean> held = new java.util.ArrayList<>();
+        KneeSearch search = new KneeSearch(4, KneeSearch.Resolution.DEFAULT);
+        for (double rate = search.nextRate(); !Double.isNaN(rate); rate = search.nextRate()) {
+            asked.add(rate);
+            search.record(rate, queueingServerThroughput(rate), queueingServerP99(rate));
+            held.add(search.lastHeld());
+        }
+        // 64 grew (918 replies/s over 576) but its p99 is 71x the start rate's: doubling ends there, and the
+        // bisection of 32..64 applies the same bound; 48..52 is within 10 % of 48
+        assertEquals(List.of(4.0, 8.0, 16.0, 32.0, 64.0, 48.0, 56.0, 52.0), asked);
+        assertEquals(List.of(true, true, true, true, false, true, false, false), held);
+        assertEquals(48, search.knee());
+    }
+
+    @Test
+    void withoutAResolutionTheKneeIsTheBestDoublingWithinTheLatencyBound() {
+        KneeSearch search = new KneeSearch(4, KneeSearch.Resolution.NONE);
+        for (double rate = search.nextRate(); !Double.isNaN(rate); rate = search.nextRate()) {
+            search.record(rate, queueingServerThroughput(rate), queueingServerP99(rate));
+        }
+        assertEquals(32, search.knee());
+    }
+
+    @Test
+    void aStepWithNoPagesHasNoP99AndItsThroughputDecides() {
+        KneeSearch search = new KneeSearch(4, KneeSearch.Resolution.DEFAULT);
+        search.record(4, 72, 70);
+        search.record(8, 0, Double.NaN);
+        assertFalse(search.lastHeld(), "nothing came back: no growth");
+        assertEquals(4, search.knee());
     }
 
     @Test
