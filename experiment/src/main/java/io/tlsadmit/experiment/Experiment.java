@@ -780,9 +780,10 @@ public final class Experiment {
             return knee;
         }
         List<double[]> stock = ours(steps).filter(s -> s.mode() == Mode.STOCK)
-                .map(s -> new double[] {s.usersPerSec(), s.throughput()}).toList();
-        double found = KneeSearch.kneeOf(stock);
-        progress.log("knee of stock Tomcat: %.0f new users/s (highest throughput of its sweep)", found);
+                .map(s -> new double[] {s.usersPerSec(), s.throughput(), s.pageP99Millis()}).toList();
+        double found = KneeSearch.kneeOfSweep(stock);
+        progress.log("knee of stock Tomcat: %.0f new users/s (highest throughput of its sweep with page p99 within %.0fx"
+                + " its lowest rate's)", found, KneeSearch.LATENCY_FACTOR);
         return found;
     }
 

@@ -30,7 +30,7 @@ public final class KneeSearch {
     /** Bisection steps at most, whatever the resolution: 6 halve any bracket to under 2 % of it. */
     static final int MAX_BISECTIONS = 6;
     /** A step's page p99 above this many times the start rate's: a queue grew during it, the server was past its knee. */
-    static final double LATENCY_FACTOR = 10;
+    public static final double LATENCY_FACTOR = 10;
 
     private final double startRate;
     private final Resolution resolution;
@@ -166,6 +166,24 @@ public final class KneeSearch {
         }
         List<double[]> within = measured.stream().filter(this::withinLatency).toList();
         return kneeOf(within.isEmpty() ? measured : within);
+    }
+
+    /**
+     * The knee of a sweep, whose rates were chosen in advance rather than searched: the rate of highest throughput among
+     * those whose page p99 stayed within the latency bound of the lowest rate's (all of them if none did).
+     *
+     * @param steps {@code [rate, throughput, page p99 ms]} each, in any order
+     */
+    public static double kneeOfSweep(List<double[]> steps) {
+        List<double[]> byRate = steps.stream().sorted(java.util.Comparator.comparingDouble(p -> p[0])).toList();
+        if (byRate.isEmpty()) {
+            throw new IllegalStateException("no step measured: no knee");
+        }
+        KneeSearch replay = new KneeSearch(byRate.get(0)[0], Resolution.NONE);
+        for (double[] step : byRate) {
+            replay.record(step[0], step[1], step[2]);
+        }
+        return replay.knee();
     }
 
     /** The rate whose throughput is highest (the lower rate on a tie): where more users stop bringing more work. */

@@ -184,6 +184,19 @@ class KneeSearchTest {
     }
 
     @Test
+    void aSweepsKneeIsItsBestThroughputWithinTheLatencyBound() {
+        // bin/demo's stock sweep on 2026-11-27 (replies/s, page p99 ms): 80 users/s served a little more than 40, with
+        // a p99 of 2.1 s; 160 and 320 collapsed (no page at 320)
+        List<double[]> sweep = List.of(new double[] {80, 635, 2115}, new double[] {10, 158, 77},
+                new double[] {320, 0, Double.NaN}, new double[] {20, 301, 94}, new double[] {160, 30, 9287},
+                new double[] {40, 602, 235});
+        assertEquals(40, KneeSearch.kneeOfSweep(sweep));
+        List<double[]> noLatency = sweep.stream().map(p -> new double[] {p[0], p[1], Double.NaN}).toList();
+        assertEquals(80, KneeSearch.kneeOfSweep(noLatency), "throughput alone, as before the bound");
+        assertThrows(IllegalStateException.class, () -> KneeSearch.kneeOfSweep(List.of()));
+    }
+
+    @Test
     void theResolutionNamesItsOptionWhenWrong() {
         for (String bad : new String[] {"0", "-3", "100%", "x", ""}) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
