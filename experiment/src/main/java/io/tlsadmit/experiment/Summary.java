@@ -46,8 +46,7 @@ final class Summary {
                 pinned (it is shared with other tests).
 
                 Each step: users arrive for %d s; the first %d s are left out, the figures are per-second means over \
-                the remaining %d s; then %d s of drain. Knee (stock Tomcat's: doubling, then bisected): **%.1f new \
-                users/s**.%s%s
+                the remaining %d s; then %d s of drain. Knee (stock Tomcat's, %s): **%.1f new users/s**.%s%s
 
                 """, run.started(), run.finished(), run.loadAtStart(), minLoad, maxLoad, run.loadAtEnd(),
                 String.join(" ", commandLine(o)), run.tomcatVersion(), Runtime.version().feature(), o.key(), o.tls(), o.mix(),
@@ -55,7 +54,7 @@ final class Summary {
                 io.tlsadmit.experiment.server.KeepAliveTimeout.millis(o.thinkTimeScale()), o.pages(),
                 o.connectionsPerUser(), o.sourceAddresses() > 0 ? o.sourceAddresses() + " loopback addresses"
                         : "127.0.0.1 only (session grace = connections per user)", run.database(), o.stepSeconds(),
-                o.warmupSeconds(), o.stepSeconds() - o.warmupSeconds(), o.drainSeconds(), run.knee(),
+                o.warmupSeconds(), o.stepSeconds() - o.warmupSeconds(), o.drainSeconds(), kneeSource(o), run.knee(),
                 staticLimit.isEmpty() ? "" : " Static budget: " + staticLimit + " new full handshakes/s (the knee).",
                 haproxyLimits));
         out.append("Throughput (replies/s: pages and images), completed sessions as a fraction of the mode's own peak;"
@@ -81,6 +80,20 @@ final class Summary {
     }
 
     /** Each HAProxy mode's rate, as tuned (or given), e.g. " HAProxy: `haproxy` `maxsslrate` 120, …". */
+    /** How the run's knee was found, as the options say (experiment/README.md, step 4). */
+    static String kneeSource(ExperimentOptions o) {
+        String factor = String.format(java.util.Locale.ROOT, "%.0f×", io.tlsadmit.experiment.step.KneeSearch.LATENCY_FACTOR);
+        if (o.knee() > 0) {
+            return "given with `--knee`";
+        }
+        if (!o.rates().isEmpty()) {
+            return "the swept rate of its highest throughput among those with a page p99 within " + factor
+                    + " the lowest rate's";
+        }
+        return "searched: doubling, then bisected to " + o.kneeResolution() + ", a rate holding while its page p99"
+                + " stayed within " + factor + " the start rate's";
+    }
+
     private static String haproxyLimits(List<StepResult> sweep) {
         List<String> limits = new java.util.ArrayList<>();
         for (Mode mode : Mode.values()) {

@@ -37,6 +37,15 @@ class SummaryTest {
     }
 
     @Test
+    void theSummarySaysHowTheKneeWasFound() {
+        assertEquals("given with `--knee`", Summary.kneeSource(ExperimentOptions.parse(new String[] {"--knee", "38"})));
+        assertEquals("the swept rate of its highest throughput among those with a page p99 within 10× the lowest"
+                + " rate's", Summary.kneeSource(ExperimentOptions.parse(new String[] {"--quick"})));
+        assertEquals("searched: doubling, then bisected to 10%, a rate holding while its page p99 stayed within 10× the"
+                + " start rate's", Summary.kneeSource(ExperimentOptions.parse(new String[0])));
+    }
+
+    @Test
     void theQuickDemoIsRecordedAsSuch() {
         assertEquals(List.of("--quick"), Summary.commandLine(ExperimentOptions.parse(new String[] {"--quick"})));
     }
