@@ -79,7 +79,6 @@ final class Summary {
         return out.toString();
     }
 
-    /** Each HAProxy mode's rate, as tuned (or given), e.g. " HAProxy: `haproxy` `maxsslrate` 120, …". */
     /** How the run's knee was found, as the options say (experiment/README.md, step 4). */
     static String kneeSource(ExperimentOptions o) {
         String factor = String.format(java.util.Locale.ROOT, "%.0f×", io.tlsadmit.experiment.step.KneeSearch.LATENCY_FACTOR);
@@ -94,6 +93,7 @@ final class Summary {
                 + " stayed within " + factor + " the start rate's";
     }
 
+    /** Each HAProxy mode's rate, as tuned (or given), e.g. " HAProxy: `haproxy` `maxsslrate` 120, …". */
     private static String haproxyLimits(List<StepResult> sweep) {
         List<String> limits = new java.util.ArrayList<>();
         for (Mode mode : Mode.values()) {
