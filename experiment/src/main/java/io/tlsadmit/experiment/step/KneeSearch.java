@@ -77,7 +77,7 @@ public final class KneeSearch {
         return mid > low[0] && mid < high[0] ? mid : Double.NaN;
     }
 
-    /** A step whose latency was not measured (steps.csv of a run before the latency bound): throughput alone. */
+    /** A step without a page p99: throughput alone decides whether it held. */
     public void record(double rate, double throughput) {
         record(rate, throughput, Double.NaN);
     }
