@@ -9,8 +9,11 @@ package io.tlsadmit.admission.control;
  * @param guard          the queue-delay guard
  * @param cpus           the CPUs allocated at the end of the last period; NaN before the first
  * @param sessionCost    what a new client costs in all, learned while the budget binds
+ * @param occupiedCpus   smoothed CPUs used in all, the compiler's included; NaN before the first period
  */
-record ControlState(double busyCpus, double correctionCpus, FeedbackGuard guard, double cpus, SessionCost sessionCost) {
+record ControlState(double busyCpus, double correctionCpus, FeedbackGuard guard, double cpus, SessionCost sessionCost,
+                    double occupiedCpus) {
 
-    static final ControlState INITIAL = new ControlState(Double.NaN, 0, FeedbackGuard.OPEN, Double.NaN, SessionCost.NONE);
+    static final ControlState INITIAL = new ControlState(Double.NaN, 0, FeedbackGuard.OPEN, Double.NaN, SessionCost.NONE,
+            Double.NaN);
 }
