@@ -72,6 +72,12 @@ final class ControlLaw {
      * of handshake cost are not smoothed: they act at once.
      */
     static final double BUSY_GAIN = 0.5;
+    /**
+     * How far the smoothed occupation of the CPUs, which the correction learns upwards from, moves towards each
+     * period's: one period's error is halved, and idle CPU that persists is learned at three quarters of the full
+     * gain from its second period on.
+     */
+    static final double OCCUPIED_GAIN = 0.5;
     /** Share of the CPU error closed per period while the budget binds. */
     static final double CORRECTION_GAIN = 0.5;
     /** Per period while nobody is refused: half-life of about 6.6 periods (1.6 s at 250 ms). */
@@ -111,7 +117,7 @@ final class ControlLaw {
         double cpus = Double.isNaN(s.cpus()) ? m.cpus() : Math.min(s.cpus(), m.cpus());
         double occupiedNow = m.usedCpus() + m.transientCpus();
         double occupied = Double.isNaN(s.occupiedCpus()) ? occupiedNow
-                : s.occupiedCpus() + BUSY_GAIN * (occupiedNow - s.occupiedCpus());
+                : s.occupiedCpus() + OCCUPIED_GAIN * (occupiedNow - s.occupiedCpus());
         double idleNow = cpus * targetUtilization - occupiedNow;
         double idle = Math.min(idleNow, cpus * targetUtilization - occupied);
         // Learned only while the guard is open and the queue short: a rate the guard holds down leaves the CPUs to
