@@ -259,44 +259,40 @@ class AdaptiveTargetsUnderSimulationTest {
         return pageLatencyMillis(server.runPeriods(20 * PERIODS_PER_SECOND), 0.99);
     }
 
-    @Test
-    void withTomcatsWorkersAndTheRealServersNoiseTheCpuIsUsedAndPagesStayWithinFourTimesTheirUnloadedLatency() {
-        // A guard on the wait for a worker sees nothing here until all 200 are busy: what keeps the CPU from being
-        // overcommitted is the model's own restraint. A law that let the session rate rule (tried 2026-11-26, not
-        // landed) held the CPU at 100 % and pages at a p99 of 1.4 s here, as on the real server; one whose correction
-        // learned each period's idle (before 2026-11-27) held it at 0.96-0.98 with p99s of 71-602 ms.
+    /**
+     * For each seed and each multiple of the knee: the Tomcat-like server after 40 s at that load, over the next
+     * 20 s, uses at least {@code minCpuUse} of its CPU with a page p99 at most {@code maxP99Factor} times the unloaded.
+     */
+    private void assertFullUse(int[] multiples, double minCpuUse, double maxP99Factor) {
         for (long seed = 31; seed <= 33; seed++) {
             double unloaded = unloadedPageP99Millis(seed);
-            for (int times : new int[] {2, 8}) {
+            for (int times : multiples) {
                 SimulatedServer server = tomcatLikeServer(seed);
                 server.newPerSecond = times * 72;
                 server.runPeriods(40 * PERIODS_PER_SECOND);
                 List<Period> steady = server.runPeriods(20 * PERIODS_PER_SECOND);
-                assertTrue(cpuUse(steady) >= 0.9, "seed " + seed + ", " + times + "×: CPU use " + cpuUse(steady));
+                assertTrue(cpuUse(steady) >= minCpuUse, "seed " + seed + ", " + times + "×: CPU use " + cpuUse(steady));
                 double p99 = pageLatencyMillis(steady, 0.99);
-                assertTrue(p99 <= 4 * unloaded, "seed " + seed + ", " + times + "×: page p99 " + p99
+                assertTrue(p99 <= maxP99Factor * unloaded, "seed " + seed + ", " + times + "×: page p99 " + p99
                         + " ms, unloaded " + unloaded + " ms");
             }
         }
     }
 
     @Test
+    void withTomcatsWorkersAndTheRealServersNoiseTheCpuIsUsedAndPagesStayWithinFourTimesTheirUnloadedLatency() {
+        // A guard on the wait for a worker sees nothing here until all 200 are busy: what keeps the CPU from being
+        // overcommitted is the model's own restraint. A law that let the session rate rule (tried 2026-11-26, not
+        // landed) held the CPU at 100 % and pages at a p99 of 1.4 s here, as on the real server; one whose correction
+        // learned each period's idle (before 2026-11-27) held it at 0.96-0.98 with p99s of 71-602 ms.
+        assertFullUse(new int[] {2, 8}, 0.9, 4);
+    }
+
+    @Test
     @Disabled("not reached (2026-11-27): CPU use 0.92-0.94 at 2-8x with page p99s 1.6-3.5x the unloaded (21-25 ms);"
             + " the model's rate follows the busy CPUs' noise, and the periods it admits less leave the CPU idle")
     void fromTwoToEightTimesTheKneeTheTomcatLikeServersCpuIsUsedNinetyFivePercentWithPagesWithinTwiceTheUnloaded() {
-        for (long seed = 31; seed <= 33; seed++) {
-            double unloaded = unloadedPageP99Millis(seed);
-            for (int times : new int[] {2, 4, 8}) {
-                SimulatedServer server = tomcatLikeServer(seed);
-                server.newPerSecond = times * 72;
-                server.runPeriods(40 * PERIODS_PER_SECOND);
-                List<Period> steady = server.runPeriods(20 * PERIODS_PER_SECOND);
-                assertTrue(cpuUse(steady) >= 0.95, "seed " + seed + ", " + times + "×: CPU use " + cpuUse(steady));
-                double p99 = pageLatencyMillis(steady, 0.99);
-                assertTrue(p99 <= 2 * unloaded, "seed " + seed + ", " + times + "×: page p99 " + p99
-                        + " ms, unloaded " + unloaded + " ms");
-            }
-        }
+        assertFullUse(new int[] {2, 4, 8}, 0.95, 2);
     }
 
     @Test
