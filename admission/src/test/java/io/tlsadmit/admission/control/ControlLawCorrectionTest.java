@@ -48,9 +48,9 @@ class ControlLawCorrectionTest {
 
     @Test
     void oneIdlePeriodAmongFullOnesTeachesHalfWhatIdleThatPersistsDoes() {
-        // One period's used CPUs err by a quarter of a CPU on the real server (work counted in the period it is recorded
-        // in); learning the whole of each such dip wound the correction up under overload, and pages queued behind the
-        // clients it let in.
+        // One period's CPU readings are noisy (on the real server busy by 0.24 CPU, used by 0.07, per 250 ms period);
+        // learning the whole of each dip wound the correction up under overload, and pages queued behind the clients
+        // it let in.
         ControlState full = run(ControlState.INITIAL, binding(TARGET, 0), 8);
         assertEquals(0, full.correctionCpus(), 1e-9);
         ControlState dip = run(full, binding(0.77, 0), 1);
