@@ -247,10 +247,14 @@ public final class Experiment {
             clock.shutdownNow();
             double[] replies = new double[window];
             double[] refused = new double[window];
+            long completed = 0;
+            long timeouts = 0;
             for (int s = 0; s < window; s++) {
                 StepFigures second = GatlingStep.figures(dir, s, s + 1);
                 replies[s] = second.perSecond("replies");
                 refused[s] = second.perSecond("connections_refused");
+                completed += Math.round(second.perSecond("sessions_completed"));
+                timeouts += Math.round(second.perSecond("timeouts"));
             }
             Recovery recovery = swept.isPresent() ? Recovery.of(replies, refused, swept.get().throughput())
                     : Recovery.of(replies, refused);
@@ -272,10 +276,13 @@ public final class Experiment {
             }
             String source = swept.isPresent() ? "sweep" : "window-tail";
             flashCrowds.removeIf(f -> f.mode() == mode && f.workload().equals(workload));
-            flashCrowds.add(new FlashCrowdResult(mode, workload, rate, replies, recovery, source, serverRecovery));
-            progress.log("  steady %.0f replies/s (%s); 90 %% of it held %s; %d connections refused meanwhile%s",
+            flashCrowds.add(new FlashCrowdResult(mode, workload, rate, replies, recovery, source, serverRecovery,
+                    new FlashCrowdResult.Served(completed, timeouts)));
+            progress.log("  steady %.0f replies/s (%s); 90 %% of it held %s; %d connections refused meanwhile;"
+                            + " %d sessions completed and %d client timeouts in the window%s",
                     recovery.steady(), source, recovery.secondsTo90Percent() < 0 ? "never within the window"
                             : "after " + recovery.secondsTo90Percent() + " s", recovery.refusedMeanwhile(),
+                    completed, timeouts,
                     serverRecovery == null ? "" : String.format(Locale.ROOT, "; gate: admitted new %.1f/s steady, 90 %%"
                             + " held %s", serverRecovery.steady(), serverRecovery.secondsTo90Percent() < 0
                             ? "never within the window"

@@ -9,7 +9,13 @@ import io.tlsadmit.experiment.Workload;
  * @param steadySource   where {@code recovery}'s steady value came from: {@code sweep} (the mode's sweep step at the
  *                       same users/s) or {@code window-tail} (the last 10 s of a window twice as long)
  * @param serverRecovery the gate's view at 100 ms resolution, null where there is no gate
+ * @param served         what the crowd got over the whole window, whether or not throughput ever held: a mode that
+ *                       never reaches its warm throughput may still serve many more of the crowd than another
  */
 public record FlashCrowdResult(Mode mode, Workload workload, double usersPerSec, double[] repliesPerSecond,
-        Recovery recovery, String steadySource, ServerRecovery serverRecovery) {
+        Recovery recovery, String steadySource, ServerRecovery serverRecovery, Served served) {
+
+    /** Sessions completed and client timeouts summed over the window's seconds. */
+    public record Served(long sessionsCompleted, long timeouts) {
+    }
 }
