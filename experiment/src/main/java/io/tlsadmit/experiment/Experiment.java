@@ -75,6 +75,8 @@ public final class Experiment {
     private final long self = ProcessHandle.current().pid();
     private RubisServer.Setup setup;
     private String databaseNote;
+    /** The MariaDB data set, restored before each measured step; null with H2 (each Tomcat loads its own). */
+    private RubisDatabase database;
     private int stepNumber;
     private final List<Thread> quotaHooks = new ArrayList<>();
 
@@ -212,6 +214,7 @@ public final class Experiment {
         int window = swept.isPresent() ? options.flashCrowdSeconds() : 2 * options.flashCrowdSeconds();
         int haproxyRate = mode.haproxy() ? haproxyLimit(mode, knee) : 0;
         progress.plan(SERVER_START_SECONDS + 5 + stepSeconds(window));
+        freshData();
         progress.log("starting %s server for the flash crowd (cold: no warm-up)", mode.label());
         try (RubisServer server = RubisServer.start(mode, setup, mode == Mode.STATIC ? knee : 0, haproxyRate)) {
             sleep(FLASH_CROWD_IDLE_SECONDS);
@@ -341,7 +344,7 @@ public final class Experiment {
         Path context = existing(root.resolve("rubis-app/target/rubis-mariadb.xml"));
         String jdbcUrl = null;
         if (options.database().equals("mariadb")) {
-            RubisDatabase database = new RubisDatabase(options.scale());
+            database = new RubisDatabase(options.scale());
             progress.log("preparing RUBiS data (MariaDB, scale %s)", options.scale());
             databaseNote = database.prepare(root.resolve("rubis-app/target/rubis-datagen.jar"));
             jdbcUrl = database.jdbcUrl();
@@ -542,6 +545,7 @@ public final class Experiment {
         List<String> responseRows = new ArrayList<>(List.of("mode,change,rate_before,steady_rate,seconds_to_within_10pct,"
                 + "seconds_to_first_within_10pct,share_within_10pct_after_1s"));
         for (Mode mode : modes) {
+            freshData();
             // HAProxy keeps the rate its sweep chose at one CPU, and has a thread for each CPU it may get
             // the quota's cgroup is created first and so closed last, after the server: nothing is left behind
             try (ServerQuotaCgroup cgroup = kind == CpuChangeKind.QUOTA ? quotaCgroup(mode) : null;
@@ -703,10 +707,21 @@ public final class Experiment {
         return server;
     }
 
+    /**
+     * The RUBiS data as loaded, before a measured step: the bidding mix writes, and a step must not serve what the
+     * steps and modes before it added (see {@link RubisDatabase}). No user is inside: steps end with a drain.
+     */
+    private void freshData() {
+        if (database != null) {
+            database.restore();
+        }
+    }
+
     private StepResult step(RubisServer server, String phase, double rate, double limit, int seconds, String what) {
         stepNumber++;
         String name = String.format(Locale.ROOT, "%03d-%s-%s-%s%s", stepNumber, server.mode().label(), phase,
                 String.format(Locale.ROOT, "%.1f", rate), workload.chartSuffix());
+        freshData();
         progress.log("%s, %s: %.1f new users/s for %d s", server.mode().label(), what, rate, seconds);
         Path dir = out.resolve("runs").resolve(name);
         int warmup = Math.min(options.warmupSeconds(), seconds - 1);
