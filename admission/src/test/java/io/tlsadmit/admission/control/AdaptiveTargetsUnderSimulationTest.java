@@ -290,9 +290,77 @@ class AdaptiveTargetsUnderSimulationTest {
 
     @Test
     @Disabled("not reached (2026-11-27): CPU use 0.92-0.94 at 2-8x with page p99s 1.6-3.5x the unloaded (21-25 ms);"
-            + " the model's rate follows the busy CPUs' noise, and the periods it admits less leave the CPU idle")
+            + " the model's rate follows the busy CPUs' noise, and the periods it admits less leave the CPU idle; a static"
+            + " cap at the knee misses it too (aStaticCapAtTheKneeUsesTheCpuButItsPagesTakeMoreThanTwiceTheUnloadedLatency)")
     void fromTwoToEightTimesTheKneeTheTomcatLikeServersCpuIsUsedNinetyFivePercentWithPagesWithinTwiceTheUnloaded() {
         assertFullUse(new int[] {2, 4, 8}, 0.95, 2);
+    }
+
+    /** What a server served over the 20 s after 40 s at one load: pages per second and their p99 in ms. */
+    private record Served(double pagesPerSecond, double pageP99Millis, double cpuUse) {
+        static Served over(List<Period> periods) {
+            long pages = periods.stream().mapToLong(p -> p.pageLatencyNanos().length).sum();
+            double seconds = periods.size() / (double) PERIODS_PER_SECOND;
+            return new Served(pages / seconds, pageLatencyMillis(periods, 0.99),
+                    AdaptiveTargetsUnderSimulationTest.cpuUse(periods));
+        }
+    }
+
+    /**
+     * The Tomcat-like server at {@code times} the knee, its budget adaptive or, with {@code staticRate} > 0, a static
+     * cap: the controller's rate held there by its own minimum and maximum.
+     */
+    private Served tomcatLike(long seed, int times, double staticRate) {
+        SimulatedServer server = tomcatLikeServer(seed);
+        if (staticRate > 0) {
+            server.controller.setMaxFullHandshakesPerSecond(staticRate);
+            server.controller.setMinFullHandshakesPerSecond(staticRate);
+        }
+        server.newPerSecond = times * 72;
+        server.runPeriods(40 * PERIODS_PER_SECOND);
+        return Served.over(server.runPeriods(20 * PERIODS_PER_SECOND));
+    }
+
+    /** The Tomcat-like server's knee: new clients per second its CPU serves with their sessions, 72 (measured). */
+    private static final double SESSION_KNEE = 72;
+
+    @Test
+    void aStaticCapAtTheKneeUsesTheCpuButItsPagesTakeMoreThanTwiceTheUnloadedLatency() {
+        // The reference of the "≥ static" target misses the latency target by itself: with 200 workers sharing the
+        // CPU and pages asked at random, a CPU used at 97-100 % queues every task. No rate of new clients gives both a
+        // CPU used at 95 % and pages within twice their unloaded p99 on this server.
+        for (long seed = 31; seed <= 33; seed++) {
+            double unloaded = unloadedPageP99Millis(seed);
+            for (int times : new int[] {2, 4, 8}) {
+                Served atKnee = tomcatLike(seed, times, SESSION_KNEE);
+                String what = "seed " + seed + ", " + times + "×: " + atKnee + ", unloaded p99 " + unloaded + " ms";
+                assertTrue(atKnee.cpuUse() >= 0.95, what);
+                assertTrue(atKnee.pageP99Millis() > 2 * unloaded, what);
+            }
+        }
+    }
+
+    @Test
+    void noStaticCapServesMoreThanThreePercentMorePagesThanTheAdaptiveBudgetAtNoMoreLatency() {
+        // Where the adaptive budget sits between throughput and latency: as a static cap 5-8 % under the knee would
+        // (its session-cost cap, learned at the CPU's edge, is what holds it there: without it, 0.98-0.99 of the CPU
+        // and page p99s of 206-416 ms over seeds 31-36). A cap that served more pages at no more latency would mean CPU left idle
+        // by the budget's noise. Measured (2026-11-27): at most 2.5 % more pages, by a cap at 0.94 × the knee at 2×
+        // (seed 31: 689 against 674 pages/s, p99 62 against 73 ms) and at 4× (seed 33); the bound guards that level.
+        // At the knee itself a cap serves 3-9 % more pages than the budget, at 1.4-7.6× its page p99.
+        double[] caps = {0.90 * SESSION_KNEE, 0.94 * SESSION_KNEE, 0.97 * SESSION_KNEE, SESSION_KNEE};
+        for (long seed = 31; seed <= 33; seed++) {
+            for (int times : new int[] {2, 4, 8}) {
+                Served adaptive = tomcatLike(seed, times, 0);
+                for (double cap : caps) {
+                    Served fixed = tomcatLike(seed, times, cap);
+                    assertTrue(fixed.pagesPerSecond() <= 1.03 * adaptive.pagesPerSecond()
+                                    || fixed.pageP99Millis() > adaptive.pageP99Millis(),
+                            "seed " + seed + ", " + times + "×: static " + cap + "/s " + fixed + " against adaptive "
+                                    + adaptive);
+                }
+            }
+        }
     }
 
     @Test
