@@ -1,6 +1,6 @@
 import csv,statistics as st,sys
 rows={}
-for r in (1,2,3,4):
+for r in (1,2,3,4,5,6):
     try:
         for x in csv.DictReader(open(f'docs/results/2026-11-27-bidding-rounds/round-{r}/steps.csv')):
             if x['phase']!='sweep': continue
@@ -8,7 +8,7 @@ for r in (1,2,3,4):
     except FileNotFoundError: pass
 for u in ('150','300'):
     ratios=[]
-    for r in (1,2,3,4):
+    for r in (1,2,3,4,5,6):
         s=rows.get((r,'static',u)); a=rows.get((r,'adaptive',u))
         if not s or not a: continue
         f=lambda x: f"{float(x['throughput_replies_per_s']):,.0f}, {float(x['completed_sessions_per_s']):.1f}, {float(x['page_p99_ms'])/1000:.1f} s, {float(x['server_cpu_pct']):.0f} %, {float(x['timeouts_per_s']):.1f} to/s, admitted {int(float(x['server_new_admitted']))} in the step"
