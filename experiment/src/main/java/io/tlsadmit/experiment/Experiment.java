@@ -202,7 +202,8 @@ public final class Experiment {
     }
 
     /**
-     * A fresh server (started, healthy, then 5 s idle, no warm-up) receives 4× the knee at once; throughput in 1 s
+     * A fresh server (started, healthy, then 5 s idle; with {@code --flash-crowd-start warm} after a sweep step's
+     * warm-up, else none) receives 4× the knee at once; throughput in 1 s
      * buckets tells how long it took to serve the crowd at the mode's steady rate at that load: its sweep step at
      * the same users/s when the sweep had one, else the tail of a window twice {@code --flash-crowd-seconds} long.
      * The gate's counter of admitted new connections, scraped every 100 ms, gives the server's view.
@@ -213,10 +214,22 @@ public final class Experiment {
                 && Math.abs(s.usersPerSec() - rate) < 0.05).findFirst();
         int window = swept.isPresent() ? options.flashCrowdSeconds() : 2 * options.flashCrowdSeconds();
         int haproxyRate = mode.haproxy() ? haproxyLimit(mode, knee) : 0;
-        progress.plan(SERVER_START_SECONDS + 5 + stepSeconds(window));
+        int flashStart = SERVER_START_SECONDS + 5 + stepSeconds(window)
+                + (options.flashCrowdWarm() ? options.serverWarmupSeconds() : 0);
+        progress.plan(flashStart);
         freshData();
-        progress.log("starting %s server for the flash crowd (cold: no warm-up)", mode.label());
+        progress.log("starting %s server for the flash crowd (%s)", mode.label(), options.flashCrowdWarm()
+                ? "warm: " + SERVER_WARMUP_RATE + " users/s for " + options.serverWarmupSeconds() + " s first"
+                : "cold: no warm-up");
         try (RubisServer server = RubisServer.start(mode, setup, mode == Mode.STATIC ? knee : 0, haproxyRate)) {
+            if (options.flashCrowdWarm() && options.serverWarmupSeconds() > 0) {
+                String name = String.format(Locale.ROOT, "flash-%s-%s-tls%s-warmup", mode.label(), workload.mix(),
+                        workload.tls());
+                GatlingStep.run(out.resolve("runs").resolve(name), name,
+                        properties(server, SERVER_WARMUP_RATE, options.serverWarmupSeconds()));
+                // the warm-up's users wrote (bids, comments): the crowd meets the data as loaded, as every step does
+                freshData();
+            }
             sleep(FLASH_CROWD_IDLE_SECONDS);
             progress.log("%s, flash crowd: %.1f new users/s at once for %d s; steady value from %s", mode.label(),
                     rate, window, swept.isPresent() ? "its sweep step at that rate" : "the window's last 10 s");
@@ -280,7 +293,7 @@ public final class Experiment {
             String source = swept.isPresent() ? "sweep" : "window-tail";
             flashCrowds.removeIf(f -> f.mode() == mode && f.workload().equals(workload));
             flashCrowds.add(new FlashCrowdResult(mode, workload, rate, replies, recovery, source, serverRecovery,
-                    new FlashCrowdResult.Served(completed, timeouts)));
+                    new FlashCrowdResult.Served(completed, timeouts), options.flashCrowdWarm() ? "warm" : "cold"));
             progress.log("  steady %.0f replies/s (%s); 90 %% of it held %s; %d connections refused meanwhile;"
                             + " %d sessions completed and %d client timeouts in the window%s",
                     recovery.steady(), source, recovery.secondsTo90Percent() < 0 ? "never within the window"
@@ -291,7 +304,7 @@ public final class Experiment {
                             ? "never within the window"
                             : String.format(Locale.ROOT, "after %.1f s", serverRecovery.secondsTo90Percent())));
         }
-        progress.done(SERVER_START_SECONDS + 5 + stepSeconds(window));
+        progress.done(flashStart);
     }
 
     /** A HAProxy mode's rate for the flash crowd and the CPU change: the one its sweep used, else the knee. */

@@ -38,6 +38,7 @@ public record ExperimentOptions(
         int newHelloRate,
         boolean flashCrowd,
         int flashCrowdSeconds,
+        boolean flashCrowdWarm,
         int connectionsPerUser,
         int sourceAddresses,
         Path out,
@@ -88,6 +89,9 @@ public record ExperimentOptions(
               --flash-crowd / --no-flash-crowd  each mode on a fresh server, 5 s idle, then 4x the knee at once
                                       (default on, off with --quick)
               --flash-crowd-seconds N the flash crowd's window (default 30)
+              --flash-crowd-start S   cold: the fresh server meets the crowd with nothing compiled (default);
+                                      warm: it first gets a sweep step's warm-up (--server-warmup-seconds at
+                                      5 users/s), as an instance warmed before it takes traffic
               --connections-per-user N  1: a user's images load in turn on its one connection (default); >1:
                                       browser-like, up to N parallel connections (rubis.connectionsPerUser)
               --source-addresses N    users connect from N loopback addresses 127.0.x.y, one per user, round
@@ -103,7 +107,7 @@ public record ExperimentOptions(
             "--start-rate", "--knee-resolution", "--step-seconds", "--warmup-seconds", "--drain-seconds", "--server-warmup-seconds", "--db", "--scale", "--key",
             "--tls", "--mix", "--server-cpus", "--think-scale", "--pages", "--cpu-change-seconds", "--cpu-change-kind", "--maxsslrate", "--out",
             "--reject-rate", "--new-hello-rate",
-            "--flash-crowd-seconds", "--connections-per-user", "--source-addresses");
+            "--flash-crowd-seconds", "--flash-crowd-start", "--connections-per-user", "--source-addresses");
 
     public static ExperimentOptions parse(String[] args) {
         boolean quick = List.of(args).contains("--quick");
@@ -129,6 +133,7 @@ public record ExperimentOptions(
         List<Integer> serverCpus = List.of(1);
         boolean flashCrowd = !quick;
         int flashCrowdSeconds = 30;
+        boolean flashCrowdWarm = false;
         int connectionsPerUser = 1;
         int sourceAddresses = DEFAULT_SOURCE_ADDRESSES;
         double thinkTimeScale = 0.1;
@@ -180,6 +185,7 @@ public record ExperimentOptions(
                         case "--server-cpus" -> serverCpus = oneOrMoreOf(option, value, "1", "2").stream()
                                 .map(Integer::valueOf).toList();
                         case "--flash-crowd-seconds" -> flashCrowdSeconds = whole(option, value, 12);
+                        case "--flash-crowd-start" -> flashCrowdWarm = oneOf(option, value, "cold", "warm").equals("warm");
                         case "--connections-per-user" -> connectionsPerUser = whole(option, value, 1);
                         case "--source-addresses" -> sourceAddresses = whole(option, value, 0);
                         case "--think-scale" -> thinkTimeScale = positive(option, value);
@@ -215,7 +221,7 @@ public record ExperimentOptions(
         }
         return new ExperimentOptions(List.copyOf(modes), multipliers, rates, knee, startRate, kneeResolution, stepSeconds,
                 warmupSeconds, drainSeconds, serverWarmupSeconds, database, scale, key, mixes, tlsVersions, thinkTimeScale,
-                pages, cpuChange, cpuChangeSeconds, cpuChangeKinds, serverCpus, maxSslRate, rejectRate, newHelloRate, flashCrowd, flashCrowdSeconds,
+                pages, cpuChange, cpuChangeSeconds, cpuChangeKinds, serverCpus, maxSslRate, rejectRate, newHelloRate, flashCrowd, flashCrowdSeconds, flashCrowdWarm,
                 connectionsPerUser, sourceAddresses, out, resume, quick);
     }
 

@@ -147,6 +147,9 @@ final class Summary {
             }
         }
         args.add(o.flashCrowd() ? "--flash-crowd" : "--no-flash-crowd");
+        if (o.flashCrowd() && o.flashCrowdWarm()) {
+            args.addAll(List.of("--flash-crowd-start", "warm"));
+        }
         if (o.cpuChange()) {
             args.addAll(List.of("--cpu-change-seconds", Integer.toString(o.cpuChangeSeconds()), "--cpu-change-kind",
                     o.cpuChangeKinds().size() > 1 ? "both" : o.cpuChangeKinds().get(0).label()));

@@ -115,6 +115,9 @@ class ExperimentOptionsTest {
         assertFalse(ExperimentOptions.parse(new String[] {"--quick"}).flashCrowd());
         assertTrue(ExperimentOptions.parse(new String[] {"--quick", "--flash-crowd"}).flashCrowd());
         assertFalse(ExperimentOptions.parse(new String[] {"--no-flash-crowd"}).flashCrowd());
+        assertFalse(ExperimentOptions.parse(new String[0]).flashCrowdWarm(), "the issue's crowd meets a cold server");
+        assertTrue(ExperimentOptions.parse(new String[] {"--flash-crowd-start", "warm"}).flashCrowdWarm());
+        assertEquals("--flash-crowd-start must be one of cold, warm, got 'hot'", error("--flash-crowd-start", "hot"));
     }
 
     @Test
