@@ -16,12 +16,15 @@ import io.tlsadmit.gate.source.PendingHellos;
 import io.tlsadmit.gate.source.SourcePrefix;
 import io.tlsadmit.gate.priority.LowPriorityHandshakes;
 import io.tlsadmit.gate.warmup.HandshakeWarmUp;
+import io.tlsadmit.gate.warmup.RequestWarmUp;
 import io.tlsadmit.peek.NativePeek;
 import io.tlsadmit.tomcat.worker.RankedWork;
 import io.tlsadmit.tomcat.worker.ShortestWorkFirstExecutor;
 import io.tlsadmit.tomcat.worker.ShortestWorkFirstQueue;
 import io.tlsadmit.tomcat.worker.WorkClass;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
@@ -29,7 +32,11 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import javax.net.ssl.SSLSessionContext;
 import org.apache.tomcat.util.net.NioChannel;
 import org.apache.tomcat.util.net.NioEndpoint;
@@ -76,6 +83,9 @@ public class AdmissionNioEndpoint extends NioEndpoint {
     private volatile boolean deferringAccept;
     private final HelloAdmission.Server helloServer = new HelloServer();
     private volatile AddressRanges bypassAddresses = AddressRanges.NONE;
+    /** While the application warm-up runs: its clients' addresses; everybody else is closed at accept. */
+    private volatile Set<SocketAddress> warmUpClients;
+    private final LongAdder closedWhileWarmingUp = new LongAdder();
 
     // Acceptor thread only: setSocketOptions() hands its verdict to the channel's reset(), which
     // Tomcat calls synchronously from it on the same thread.
@@ -287,7 +297,16 @@ public class AdmissionNioEndpoint extends NioEndpoint {
         SocketAddress remote = remoteAddress(socket);
         long source = SourcePrefix.of(remote);
         long host = SourcePrefix.host(remote);
-        acceptedBypass = bypassAddresses.contains(remote);
+        Set<SocketAddress> warming = warmUpClients;
+        if (warming != null && !warming.contains(remote)) {
+            // Not ready: what a health check or a load balancer sees before this instance is warm.
+            closedWhileWarmingUp.increment();
+            prepareToRefuse(socket, RefuseAction.CLOSE);
+            destroySocket(socket);
+            return false;
+        }
+        // The warm-up is not a client: it neither spends nor waits for the budget.
+        acceptedBypass = warming != null || bypassAddresses.contains(remote);
         if (peekOnAccept && !acceptedBypass) {
             Verdict verdict = peek(socket, current);
             Decision decision = verdict == null ? null
@@ -362,8 +381,9 @@ public class AdmissionNioEndpoint extends NioEndpoint {
                 socket.setOption(StandardSocketOptions.SO_LINGER, 0);
             } else {
                 socket.configureBlocking(false);
-                peekBuffer.clear();
-                socket.read(peekBuffer);
+                ByteBuffer unread = peekBuffer();
+                unread.clear();
+                socket.read(unread);
             }
         } catch (IOException | UnsupportedOperationException e) {
             // closed either way
@@ -376,9 +396,7 @@ public class AdmissionNioEndpoint extends NioEndpoint {
      * The channel's first read decides those.
      */
     private Verdict peek(SocketChannel socket, ConnectorGate current) {
-        if (peekBuffer == null) {
-            peekBuffer = ByteBuffer.allocateDirect(PEEK_BUFFER);
-        }
+        ByteBuffer peekBuffer = peekBuffer();
         peekBuffer.clear();
         try {
             Verdict verdict = NativePeek.peek(socket, peekBuffer, current.classifier().policy(), 0);
@@ -386,6 +404,13 @@ public class AdmissionNioEndpoint extends NioEndpoint {
         } catch (IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    private ByteBuffer peekBuffer() {
+        if (peekBuffer == null) {
+            peekBuffer = ByteBuffer.allocateDirect(PEEK_BUFFER);
+        }
+        return peekBuffer;
     }
 
     /** The verdict the acceptor admitted the connection being set up with; null if it did not decide. */
@@ -476,6 +501,33 @@ public class AdmissionNioEndpoint extends NioEndpoint {
         if (current != null) {
             current.budget().view(AdmissionController.class).ifPresent(c -> c.fullHandshakeCostMeasuredAtStart(measured));
         }
+    }
+
+    /**
+     * Requests {@code paths} over this connector's own port for {@code duration} ({@link RequestWarmUp}), closing
+     * every other connection at accept meanwhile; returns once the warm-up has ended. Called with the connector
+     * started, before the server reports itself started.
+     */
+    RequestWarmUp.Result warmUpRequests(List<String> paths, Duration duration) {
+        InetAddress bound = getAddress();
+        InetAddress address = bound == null || bound.isAnyLocalAddress() ? InetAddress.getLoopbackAddress() : bound;
+        int port = getLocalPort() > 0 ? getLocalPort() : getPort();
+        // enough clients to keep the CPUs busy while one of them waits for the network or the database
+        int clients = Math.min(8, Math.max(2, 2 * Runtime.getRuntime().availableProcessors()));
+        Set<SocketAddress> clientAddresses = ConcurrentHashMap.newKeySet();
+        closedWhileWarmingUp.reset();
+        warmUpClients = clientAddresses;
+        try {
+            return RequestWarmUp.run(new InetSocketAddress(address, port), "localhost", paths, clients, duration,
+                    clientAddresses);
+        } finally {
+            warmUpClients = null;
+        }
+    }
+
+    /** Connections closed at accept during the last application warm-up: nobody is served before it is warm. */
+    long closedWhileWarmingUp() {
+        return closedWhileWarmingUp.sum();
     }
 
     private int serverMaxVersion() {

@@ -8,8 +8,10 @@ import io.tlsadmit.gate.GateConfig;
 import io.tlsadmit.gate.RefusalEpisodes;
 import io.tlsadmit.gate.SlowHelloLimits;
 import io.tlsadmit.gate.adaptive.AdaptiveConfig;
+import io.tlsadmit.gate.warmup.RequestWarmUp;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -36,6 +38,9 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
     private final ConnectorAttributes attributes = new ConnectorAttributes();
     private volatile ConnectorGate gate;
     private volatile BudgetType budgetType;
+    /** The application warm-up's pages (none: empty) and how long it runs; set at init. */
+    private volatile List<String> warmUpRequests = List.of();
+    private volatile Duration warmUpDuration;
     private volatile String initFailure;
     private ObjectName mbeanName;
     private ObjectName adaptiveMBeanName;
@@ -270,6 +275,27 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
     }
 
     /**
+     * Pages of the application (comma-separated paths) requested over this connector's own port at start, for
+     * {@code warmUpSeconds}, before the server reports itself started; other connections are closed meanwhile.
+     * Empty (the default): none.
+     */
+    public String getWarmUpRequests() {
+        return attributes.getWarmUpRequests();
+    }
+
+    public void setWarmUpRequests(String paths) {
+        attributes.setWarmUpRequests(paths);
+    }
+
+    public String getWarmUpSeconds() {
+        return attributes.getWarmUpSeconds();
+    }
+
+    public void setWarmUpSeconds(String seconds) {
+        attributes.setWarmUpSeconds(seconds);
+    }
+
+    /**
      * A {@code ${...}} left in an attribute (e.g. {@code cpus="${CPU_REQUEST}m"} in a container): Tomcat resolves
      * them from system properties only, unless told to read the environment.
      */
@@ -310,6 +336,8 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         SlowHelloLimits slowHellos;
         int warmUp;
         int handshakeNice;
+        List<String> requests;
+        Duration requestsFor;
         try {
             config = attributes.gateConfig();
             created = config.newGate(unquotedName());
@@ -317,6 +345,8 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
             slowHellos = config.slowHelloLimits(getMaxConnections(), Duration.ofMillis(getConnectionTimeout()));
             warmUp = attributes.warmUpHandshakes();
             handshakeNice = attributes.fullHandshakeNice();
+            requests = attributes.warmUpRequests();
+            requestsFor = attributes.warmUpDuration();
         } catch (IllegalArgumentException e) {
             // Tomcat logs this and leaves the connector failed; the valve then stops the start.
             initFailure = "tlsadmit: invalid connector attribute on " + getName() + ": " + withPlaceholderHint(e.getMessage());
@@ -324,6 +354,8 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
         }
         gate = created;
         budgetType = config.budget();
+        warmUpRequests = requests;
+        warmUpDuration = requestsFor;
         AdmissionNioEndpoint endpoint = (AdmissionNioEndpoint) getEndpoint();
         endpoint.gate(created, config, slowHellos);
         endpoint.shortestWorkFirst(workerPriority);
@@ -396,6 +428,28 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
                 controlLoop = new ControlLoop(adaptive);
                 controlLoop.start();
             });
+        }
+        if (!warmUpRequests.isEmpty() && current != null) {
+            warmUpRequests();
+        }
+    }
+
+    /**
+     * The application warm-up ({@link RequestWarmUp}): on Tomcat's start thread, so the server reports itself
+     * started once warm, and with every other connection closed at accept, so a health check or load balancer
+     * does not find it ready before that. Its result is logged; a failing warm-up never fails the start.
+     */
+    private void warmUpRequests() {
+        AdmissionNioEndpoint endpoint = (AdmissionNioEndpoint) getEndpoint();
+        log.info("tlsadmit: application warm-up on " + unquotedName() + ": " + warmUpRequests + " for "
+                + warmUpDuration.toSeconds() + " s; other connections are closed until it ends");
+        RequestWarmUp.Result result = endpoint.warmUpRequests(warmUpRequests, warmUpDuration);
+        log.info("tlsadmit: application warm-up on " + unquotedName() + " done: " + result + "; "
+                + endpoint.closedWhileWarmingUp() + " other connections closed meanwhile");
+        if (!result.pathsNeverAnswered().isEmpty()) {
+            log.warn("tlsadmit: application warm-up on " + unquotedName() + ": no 2xx or 3xx answer for "
+                    + result.pathsNeverAnswered() + " (a typo, a page that needs a login, or the server failing):"
+                    + " that code is not warmed up");
         }
     }
 

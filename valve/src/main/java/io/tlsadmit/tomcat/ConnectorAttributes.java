@@ -12,6 +12,8 @@ import io.tlsadmit.gate.SlowHelloLimits;
 import io.tlsadmit.gate.source.AddressRanges;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -28,6 +30,12 @@ final class ConnectorAttributes {
     static final String WARM_UP_HANDSHAKES = "warmUpHandshakes";
     static final int MAX_WARM_UP_HANDSHAKES = 10_000;
     static final String FULL_HANDSHAKE_NICE = "fullHandshakeNice";
+    static final String WARM_UP_REQUESTS = "warmUpRequests";
+    static final String WARM_UP_SECONDS = "warmUpSeconds";
+    static final int DEFAULT_WARM_UP_SECONDS = 15;
+    static final int MAX_WARM_UP_SECONDS = 600;
+    /** A request target as sent on the wire: an absolute path, visible ASCII (percent-encode the rest). */
+    private static final Pattern REQUEST_TARGET = Pattern.compile("/[\\x21-\\x7e]*");
 
     /**
      * CPUs as decimal CPUs ({@code 1.5}) or as a Kubernetes CPU quantity in millicores ({@code 500m}): the
@@ -64,6 +72,8 @@ final class ConnectorAttributes {
     private String shortestWorkFirst = "true";
     private String warmUpHandshakes = Integer.toString(AdmissionNioProtocol.DEFAULT_WARM_UP_HANDSHAKES);
     private String fullHandshakeNice = Integer.toString(AdmissionNioProtocol.DEFAULT_FULL_HANDSHAKE_NICE);
+    private String warmUpRequests = "";
+    private String warmUpSeconds = Integer.toString(DEFAULT_WARM_UP_SECONDS);
 
     /**
      * The gate's settings; the adaptive budget's attributes are read only with {@code budget="adaptive"}.
@@ -152,6 +162,41 @@ final class ConnectorAttributes {
         }
         throw new IllegalArgumentException(WARM_UP_HANDSHAKES + " must be a whole number of handshakes in [0, "
                 + MAX_WARM_UP_HANDSHAKES + "] (0 = no warm-up), was \"" + warmUpHandshakes + "\"");
+    }
+
+    /**
+     * The application's pages to request over the connector's own port at start, in turn; empty = no such warm-up.
+     *
+     * @throws IllegalArgumentException naming the attribute
+     */
+    List<String> warmUpRequests() {
+        List<String> paths = new ArrayList<>();
+        for (String path : (warmUpRequests == null ? "" : warmUpRequests).split(",")) {
+            String trimmed = path.trim();
+            if (trimmed.isEmpty()) {
+                continue;
+            }
+            if (!REQUEST_TARGET.matcher(trimmed).matches()) {
+                throw new IllegalArgumentException(WARM_UP_REQUESTS + " must be a comma-separated list of paths, each"
+                        + " starting with / in visible ASCII (percent-encode the rest), was \"" + warmUpRequests + "\"");
+            }
+            paths.add(trimmed);
+        }
+        return List.copyOf(paths);
+    }
+
+    /** @throws IllegalArgumentException naming the attribute */
+    Duration warmUpDuration() {
+        try {
+            int value = Integer.parseInt(warmUpSeconds == null ? "" : warmUpSeconds.trim());
+            if (value >= 1 && value <= MAX_WARM_UP_SECONDS) {
+                return Duration.ofSeconds(value);
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(WARM_UP_SECONDS + " must be a whole number of seconds in [1, "
+                + MAX_WARM_UP_SECONDS + "], was \"" + warmUpSeconds + "\"");
     }
 
     /** @throws IllegalArgumentException naming the attribute */
@@ -476,5 +521,21 @@ final class ConnectorAttributes {
 
     void setFullHandshakeNice(String value) {
         fullHandshakeNice = value;
+    }
+
+    String getWarmUpRequests() {
+        return warmUpRequests;
+    }
+
+    void setWarmUpRequests(String value) {
+        warmUpRequests = value;
+    }
+
+    String getWarmUpSeconds() {
+        return warmUpSeconds;
+    }
+
+    void setWarmUpSeconds(String value) {
+        warmUpSeconds = value;
     }
 }

@@ -18,6 +18,7 @@ import io.tlsadmit.gate.RenegotiationPolicy;
 import io.tlsadmit.gate.SlowHelloLimits;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
@@ -39,6 +40,8 @@ class ConnectorAttributesTest {
         assertTrue(config.helloTimeout().isEmpty());
         assertTrue(attributes.shortestWorkFirst());
         assertEquals(64, attributes.warmUpHandshakes());
+        assertEquals(List.of(), attributes.warmUpRequests(), "no application warm-up unless pages are named");
+        assertEquals(Duration.ofSeconds(15), attributes.warmUpDuration());
     }
 
     @Test
@@ -57,6 +60,8 @@ class ConnectorAttributesTest {
         attributes.setMaxPendingHellosPerSource("500");
         attributes.setShortestWorkFirst("false");
         attributes.setWarmUpHandshakes("0");
+        attributes.setWarmUpRequests(" /rubis/ , /rubis/servlet/ViewItem?itemId=3&x=%20,, ");
+        attributes.setWarmUpSeconds(" 40 ");
         GateConfig config = attributes.gateConfig();
         HandshakeBudget budget = assertInstanceOf(StaticBudget.class, config.newBudget());
         assertEquals(0.5, budget.fullHandshakesPerSecond());
@@ -70,6 +75,23 @@ class ConnectorAttributesTest {
         assertEquals(new SlowHelloLimits(3_000, 100, 100), config.slowHelloLimits(8192, Duration.ofMinutes(1)));
         assertFalse(attributes.shortestWorkFirst());
         assertEquals(0, attributes.warmUpHandshakes());
+        assertEquals(List.of("/rubis/", "/rubis/servlet/ViewItem?itemId=3&x=%20"), attributes.warmUpRequests());
+        assertEquals(Duration.ofSeconds(40), attributes.warmUpDuration());
+    }
+
+    @Test
+    void anApplicationWarmUpThatCannotBeSentFailsNamingTheAttribute() {
+        for (String bad : new String[] {"rubis/", "/a b", "/ok,http://elsewhere/", "/caf\u00e9", "/x\r\nHost: y"}) {
+            attributes.setWarmUpRequests(bad);
+            assertEquals("warmUpRequests must be a comma-separated list of paths, each starting with / in visible"
+                    + " ASCII (percent-encode the rest), was \"" + bad + "\"",
+                    assertThrows(IllegalArgumentException.class, attributes::warmUpRequests).getMessage());
+        }
+        for (String bad : new String[] {"0", "601", "1.5", "", "soon"}) {
+            attributes.setWarmUpSeconds(bad);
+            assertEquals("warmUpSeconds must be a whole number of seconds in [1, 600], was \"" + bad + "\"",
+                    assertThrows(IllegalArgumentException.class, attributes::warmUpDuration).getMessage());
+        }
     }
 
     @Test

@@ -9,11 +9,23 @@ import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;
 import io.tlsadmit.testing.TomcatServer;
 import io.tlsadmit.testing.TomcatStartException;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
  * The connector runs full TLS handshakes in memory before it accepts (`warmUpHandshakes`), so a fresh instance's
  * first clients do not pay for the JIT; the warm-up shows in the log and nowhere in the gate's counters or budget.
+ * With `warmUpRequests` it also requests the application's pages over its own port before the server reports
+ * itself started, closing everybody else meanwhile.
  */
 class WarmUpIT {
 
@@ -42,6 +54,85 @@ class WarmUpIT {
             assertTrue(OpenSslClient.to(warm, keystore).run().fullHandshake());
             assertEquals(1, gate.getFullHandshakes());
         }
+    }
+
+    @Test
+    void theApplicationIsRequestedOverItsOwnPortBeforeTheServerReportsStartedAndNobodyElseIsServedMeanwhile()
+            throws Exception {
+        TomcatServer tomcat = GatedTomcat.base(distribution, "request-warm-up")
+                .file("webapps/ROOT/page.txt", "page\n")
+                .connector(GatedTomcat.gated("gate", keystore, "1", "1")
+                        .attribute("warmUpRequests", "/page.txt, /index.html,/missing.txt")
+                        .attribute("warmUpSeconds", "3"))
+                .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\"/>")
+                .build();
+        int port = tomcat.port("gate");
+        // a load balancer's health check knocking while the server starts
+        AtomicBoolean started = new AtomicBoolean();
+        Thread knocking = new Thread(() -> {
+            while (!started.get()) {
+                try (Socket socket = new Socket()) {
+                    socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
+                    socket.setSoTimeout(2000);
+                    // plain HTTP: after the warm-up the gate refuses it as no handshake, leaving the budget alone
+                    socket.getOutputStream().write("HEAD /health HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                    socket.getInputStream().read();
+                } catch (IOException e) {
+                    // not bound yet, or closed: either way not served
+                }
+                LockSupport.parkNanos(50_000_000L);
+            }
+        }, "knocking");
+        knocking.start();
+        try (tomcat) {
+            tomcat.start();
+            started.set(true);
+            knocking.join();
+            String log = tomcat.catalinaOut();
+            List<String> lines = log.lines().toList();
+            int done = indexOf(lines, " done: ");
+            int reported = indexOf(lines, "Server startup in");
+            assertTrue(done >= 0 && done < reported, "the warm-up ends before the server reports started:\n" + log);
+            String result = lines.stream().filter(l -> l.contains("application warm-up on") && l.contains(" done: "))
+                    .findFirst().orElseThrow(() -> new AssertionError(log));
+            Matcher counts = Pattern.compile(" done: (\\d+) requests \\(2xx (\\d+), 4xx (\\d+)\\) on (\\d+) connections.*; (\\d+)"
+                    + " other connections closed meanwhile").matcher(result);
+            assertTrue(counts.find(), result);
+            long twoXx = Long.parseLong(counts.group(2));
+            long fourXx = Long.parseLong(counts.group(3));
+            assertTrue(twoXx > 0 && fourXx > 0 && twoXx > fourXx, "two of three pages exist: " + result);
+            assertTrue(Long.parseLong(counts.group(4)) > 1, "clients reconnect: " + result);
+            assertTrue(Long.parseLong(counts.group(5)) > 0, "the knocking was closed while warming up: " + result);
+            assertTrue(log.lines().anyMatch(l -> l.contains("no 2xx or 3xx answer for [/missing.txt]")), log);
+
+            GateMXBean gate = GatedTomcat.gate(tomcat, port);
+            assertTrue(gate.getBypassed() >= Long.parseLong(counts.group(4)), "the warm-up is not a client");
+            assertEquals(0, gate.getNewAdmitted());
+            assertEquals(0, gate.getNewRefused(), "the knocking was closed before the gate, not refused by it");
+            // The budget (1 token) is untouched: the first real client gets it, and the server now serves.
+            assertTrue(OpenSslClient.to(port, keystore).run().fullHandshake());
+            assertEquals("page\n", GatedTomcat.get(keystore, port, "/page.txt").body());
+        } finally {
+            started.set(true);
+        }
+    }
+
+    @Test
+    void aWarmUpRequestThatIsNotAPathFailsTheStartNamingTheAttribute() {
+        TomcatStartException e = GatedTomcat.failedStart(GatedTomcat.base(distribution, "bad-request-warm-up")
+                .connector(GatedTomcat.gated("gate", keystore, "10", "20").attribute("warmUpRequests", "/ok, index.html"))
+                .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\"/>"));
+        assertTrue(e.catalinaOut().contains("warmUpRequests must be a comma-separated list of paths, each starting with"
+                + " / in visible ASCII (percent-encode the rest), was \"/ok, index.html\""), e.getMessage());
+    }
+
+    private static int indexOf(List<String> lines, String text) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(text)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     @Test
