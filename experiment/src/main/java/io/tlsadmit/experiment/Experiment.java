@@ -4,6 +4,7 @@ import io.tlsadmit.admission.cpu.CpuTicks;
 import io.tlsadmit.experiment.flash.FlashCrowdCsv;
 import io.tlsadmit.experiment.flash.FlashCrowdResult;
 import io.tlsadmit.experiment.flash.Recovery;
+import io.tlsadmit.experiment.flash.ServerStart;
 import io.tlsadmit.experiment.flash.ServerRecovery;
 import io.tlsadmit.experiment.report.Charts;
 import io.tlsadmit.experiment.report.CpuChangeTable;
@@ -59,6 +60,18 @@ public final class Experiment {
     private static final int HAPROXY_RATE_CANDIDATES = 5;
     /** HAProxy's threads in the CPU change: one per CPU the server may get during it. */
     private static final int CPU_CHANGE_HAPROXY_THREADS = 2;
+    /**
+     * What {@code --flash-crowd-start warm-up-requests} has the gated connector request at start: RUBiS's pages a
+     * browsing session reads (GET only, so the warm-up writes nothing), each of its servlets and static pages once.
+     */
+    static final List<String> RUBIS_WARM_UP_PAGES = List.of("/rubis/", "/rubis/browse.html",
+            "/rubis/servlet/BrowseCategories", "/rubis/servlet/SearchItemsByCategory?category=1",
+            "/rubis/servlet/BrowseRegions", "/rubis/servlet/BrowseCategoriesInRegion?region=1",
+            "/rubis/servlet/SearchItemsByRegion?category=1&region=1", "/rubis/servlet/ViewItem?itemId=1",
+            "/rubis/servlet/ViewUserInfo?userId=1", "/rubis/servlet/ViewBidHistory?itemId=1",
+            "/rubis/servlet/PutBidAuth?itemId=1", "/rubis/servlet/BuyNowAuth?itemId=1",
+            "/rubis/servlet/PutCommentAuth?to=1&itemId=1", "/rubis/images/logo.jpg");
+
     /** A fresh server idles this long before the flash crowd: started and healthy, nothing compiled by load. */
     private static final int FLASH_CROWD_IDLE_SECONDS = 5;
 
@@ -214,19 +227,26 @@ public final class Experiment {
                 && Math.abs(s.usersPerSec() - rate) < 0.05).findFirst();
         int window = swept.isPresent() ? options.flashCrowdSeconds() : 2 * options.flashCrowdSeconds();
         int haproxyRate = mode.haproxy() ? haproxyLimit(mode, knee) : 0;
-        int flashStart = SERVER_START_SECONDS + 5 + stepSeconds(window)
-                + (options.flashCrowdWarm() ? options.serverWarmupSeconds() : 0);
+        ServerStart start = options.flashCrowdStart();
+        int warmUp = start == ServerStart.COLD ? 0 : options.serverWarmupSeconds();
+        int flashStart = SERVER_START_SECONDS + 5 + stepSeconds(window) + warmUp;
         progress.plan(flashStart);
         freshData();
-        progress.log("starting %s server for the flash crowd (%s)", mode.label(), options.flashCrowdWarm()
-                ? "warm: " + SERVER_WARMUP_RATE + " users/s for " + options.serverWarmupSeconds() + " s first"
-                : "cold: no warm-up");
-        try (RubisServer server = RubisServer.start(mode, setup, mode == Mode.STATIC ? knee : 0, haproxyRate)) {
-            if (options.flashCrowdWarm() && options.serverWarmupSeconds() > 0) {
+        Map<String, String> gateAttributes = start == ServerStart.WARM_UP_REQUESTS && warmUp > 0
+                ? Map.of("warmUpRequests", String.join(",", RUBIS_WARM_UP_PAGES), "warmUpSeconds", Integer.toString(warmUp))
+                : Map.of();
+        progress.log("starting %s server for the flash crowd (%s)", mode.label(), switch (start) {
+            case COLD -> "cold: no warm-up";
+            case WARM -> "warm: " + SERVER_WARMUP_RATE + " users/s for " + warmUp + " s first";
+            case WARM_UP_REQUESTS -> mode.gated() ? "its connector requests RUBiS pages for " + warmUp + " s at start"
+                    : "cold: no gate, so no warmUpRequests";
+        });
+        try (RubisServer server = RubisServer.start(mode, setup, mode == Mode.STATIC ? knee : 0, haproxyRate, 1,
+                gateAttributes)) {
+            if (start == ServerStart.WARM && warmUp > 0) {
                 String name = String.format(Locale.ROOT, "flash-%s-%s-tls%s-warmup", mode.label(), workload.mix(),
                         workload.tls());
-                GatlingStep.run(out.resolve("runs").resolve(name), name,
-                        properties(server, SERVER_WARMUP_RATE, options.serverWarmupSeconds()));
+                GatlingStep.run(out.resolve("runs").resolve(name), name, properties(server, SERVER_WARMUP_RATE, warmUp));
                 // the warm-up's users wrote (bids, comments): the crowd meets the data as loaded, as every step does
                 freshData();
             }
@@ -293,7 +313,8 @@ public final class Experiment {
             String source = swept.isPresent() ? "sweep" : "window-tail";
             flashCrowds.removeIf(f -> f.mode() == mode && f.workload().equals(workload));
             flashCrowds.add(new FlashCrowdResult(mode, workload, rate, replies, recovery, source, serverRecovery,
-                    new FlashCrowdResult.Served(completed, timeouts), options.flashCrowdWarm() ? "warm" : "cold"));
+                    new FlashCrowdResult.Served(completed, timeouts),
+                    start == ServerStart.WARM_UP_REQUESTS && !mode.gated() ? ServerStart.COLD.label() : start.label()));
             progress.log("  steady %.0f replies/s (%s); 90 %% of it held %s; %d connections refused meanwhile;"
                             + " %d sessions completed and %d client timeouts in the window%s",
                     recovery.steady(), source, recovery.secondsTo90Percent() < 0 ? "never within the window"

@@ -38,7 +38,7 @@ public record ExperimentOptions(
         int newHelloRate,
         boolean flashCrowd,
         int flashCrowdSeconds,
-        boolean flashCrowdWarm,
+        io.tlsadmit.experiment.flash.ServerStart flashCrowdStart,
         int connectionsPerUser,
         int sourceAddresses,
         Path out,
@@ -91,7 +91,8 @@ public record ExperimentOptions(
               --flash-crowd-seconds N the flash crowd's window (default 30)
               --flash-crowd-start S   cold: the fresh server meets the crowd with nothing compiled (default);
                                       warm: it first gets a sweep step's warm-up (--server-warmup-seconds at
-                                      5 users/s), as an instance warmed before it takes traffic
+                                      5 users/s from Gatling); warm-up-requests: the gated connector requests
+                                      RUBiS pages itself at start for --server-warmup-seconds (warmUpRequests)
               --connections-per-user N  1: a user's images load in turn on its one connection (default); >1:
                                       browser-like, up to N parallel connections (rubis.connectionsPerUser)
               --source-addresses N    users connect from N loopback addresses 127.0.x.y, one per user, round
@@ -133,7 +134,7 @@ public record ExperimentOptions(
         List<Integer> serverCpus = List.of(1);
         boolean flashCrowd = !quick;
         int flashCrowdSeconds = 30;
-        boolean flashCrowdWarm = false;
+        io.tlsadmit.experiment.flash.ServerStart flashCrowdStart = io.tlsadmit.experiment.flash.ServerStart.COLD;
         int connectionsPerUser = 1;
         int sourceAddresses = DEFAULT_SOURCE_ADDRESSES;
         double thinkTimeScale = 0.1;
@@ -185,7 +186,8 @@ public record ExperimentOptions(
                         case "--server-cpus" -> serverCpus = oneOrMoreOf(option, value, "1", "2").stream()
                                 .map(Integer::valueOf).toList();
                         case "--flash-crowd-seconds" -> flashCrowdSeconds = whole(option, value, 12);
-                        case "--flash-crowd-start" -> flashCrowdWarm = oneOf(option, value, "cold", "warm").equals("warm");
+                        case "--flash-crowd-start" ->
+                                flashCrowdStart = io.tlsadmit.experiment.flash.ServerStart.parse(option, value);
                         case "--connections-per-user" -> connectionsPerUser = whole(option, value, 1);
                         case "--source-addresses" -> sourceAddresses = whole(option, value, 0);
                         case "--think-scale" -> thinkTimeScale = positive(option, value);
@@ -221,7 +223,7 @@ public record ExperimentOptions(
         }
         return new ExperimentOptions(List.copyOf(modes), multipliers, rates, knee, startRate, kneeResolution, stepSeconds,
                 warmupSeconds, drainSeconds, serverWarmupSeconds, database, scale, key, mixes, tlsVersions, thinkTimeScale,
-                pages, cpuChange, cpuChangeSeconds, cpuChangeKinds, serverCpus, maxSslRate, rejectRate, newHelloRate, flashCrowd, flashCrowdSeconds, flashCrowdWarm,
+                pages, cpuChange, cpuChangeSeconds, cpuChangeKinds, serverCpus, maxSslRate, rejectRate, newHelloRate, flashCrowd, flashCrowdSeconds, flashCrowdStart,
                 connectionsPerUser, sourceAddresses, out, resume, quick);
     }
 

@@ -147,8 +147,8 @@ final class Summary {
             }
         }
         args.add(o.flashCrowd() ? "--flash-crowd" : "--no-flash-crowd");
-        if (o.flashCrowd() && o.flashCrowdWarm()) {
-            args.addAll(List.of("--flash-crowd-start", "warm"));
+        if (o.flashCrowd() && o.flashCrowdStart() != io.tlsadmit.experiment.flash.ServerStart.COLD) {
+            args.addAll(List.of("--flash-crowd-start", o.flashCrowdStart().label()));
         }
         if (o.cpuChange()) {
             args.addAll(List.of("--cpu-change-seconds", Integer.toString(o.cpuChangeSeconds()), "--cpu-change-kind",

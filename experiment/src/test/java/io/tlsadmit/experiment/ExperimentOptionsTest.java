@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
+import io.tlsadmit.experiment.flash.ServerStart;
 import org.junit.jupiter.api.Test;
 
 class ExperimentOptionsTest {
@@ -115,9 +116,14 @@ class ExperimentOptionsTest {
         assertFalse(ExperimentOptions.parse(new String[] {"--quick"}).flashCrowd());
         assertTrue(ExperimentOptions.parse(new String[] {"--quick", "--flash-crowd"}).flashCrowd());
         assertFalse(ExperimentOptions.parse(new String[] {"--no-flash-crowd"}).flashCrowd());
-        assertFalse(ExperimentOptions.parse(new String[0]).flashCrowdWarm(), "the issue's crowd meets a cold server");
-        assertTrue(ExperimentOptions.parse(new String[] {"--flash-crowd-start", "warm"}).flashCrowdWarm());
-        assertEquals("--flash-crowd-start must be one of cold, warm, got 'hot'", error("--flash-crowd-start", "hot"));
+        assertEquals(ServerStart.COLD, ExperimentOptions.parse(new String[0]).flashCrowdStart(),
+                "the issue's crowd meets a cold server");
+        assertEquals(ServerStart.WARM, ExperimentOptions.parse(new String[] {"--flash-crowd-start", "warm"})
+                .flashCrowdStart());
+        assertEquals(ServerStart.WARM_UP_REQUESTS, ExperimentOptions.parse(
+                new String[] {"--flash-crowd-start", "warm-up-requests"}).flashCrowdStart());
+        assertEquals("--flash-crowd-start must be one of cold, warm, warm-up-requests, got 'hot'",
+                error("--flash-crowd-start", "hot"));
     }
 
     @Test

@@ -43,6 +43,8 @@ public final class TomcatServer implements AutoCloseable {
     private final List<String> catalinaOpts;
     private final Duration startTimeout;
     private final int jmxPort;
+    /** The CPUs the process runs on from its first instruction ({@code taskset -c}); null: wherever it may. */
+    private final String cpus;
     private Process process;
     private JMXConnector jmxConnector;
     /**
@@ -59,6 +61,7 @@ public final class TomcatServer implements AutoCloseable {
         this.catalinaOpts = List.copyOf(builder.catalinaOpts);
         this.startTimeout = builder.startTimeout;
         this.jmxPort = jmxPort;
+        this.cpus = builder.cpus;
     }
 
     public static Builder builder(TomcatDistribution distribution) {
@@ -81,7 +84,12 @@ public final class TomcatServer implements AutoCloseable {
             opts.add("-Dcom.sun.management.jmxremote.authenticate=false");
             opts.add("-Dcom.sun.management.jmxremote.ssl=false");
         }
-        ProcessBuilder pb = new ProcessBuilder("/bin/sh", distribution.catalinaScript().toString(), "run")
+        List<String> command = new ArrayList<>();
+        if (cpus != null) {
+            command.addAll(List.of("taskset", "-c", cpus));
+        }
+        command.addAll(List.of("/bin/sh", distribution.catalinaScript().toString(), "run"));
+        ProcessBuilder pb = new ProcessBuilder(command)
                 .directory(base.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(catalinaOutFile().toFile()));
@@ -338,6 +346,7 @@ public final class TomcatServer implements AutoCloseable {
         private Duration startTimeout = Duration.ofSeconds(90);
         private boolean jmx;
         private boolean controlTrace;
+        private String cpus;
 
         private Builder(TomcatDistribution distribution) {
             this.distribution = distribution;
@@ -421,6 +430,16 @@ public final class TomcatServer implements AutoCloseable {
         /** Remote JMX on a free loopback port without authentication, read through {@link TomcatServer#jmx()}. */
         public Builder jmx() {
             this.jmx = true;
+            return this;
+        }
+
+        /**
+         * Runs the server on these CPUs ({@code taskset -c}, e.g. {@code 0} or {@code 0-1}) from its start: what
+         * it does before it reports started (deploying, warming up) then runs on the CPUs it will serve on, as
+         * in a container. {@link CpuPinning#pin} after the start moves it later.
+         */
+        public Builder cpus(String cpuList) {
+            this.cpus = cpuList;
             return this;
         }
 

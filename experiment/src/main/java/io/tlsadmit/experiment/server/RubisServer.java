@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * One leg's server: the real Tomcat distribution with {@code rubis.war}, its TLS front (Tomcat's own connector,
@@ -90,6 +91,15 @@ public final class RubisServer implements AutoCloseable {
     /** As {@link #start(Mode, Setup, double, int)}, HAProxy with {@code haproxyThreads} threads. */
     public static RubisServer start(Mode mode, Setup setup, double staticBudget, int haproxyRate,
             int haproxyThreads) {
+        return start(mode, setup, staticBudget, haproxyRate, haproxyThreads, Map.of());
+    }
+
+    /**
+     * As {@link #start(Mode, Setup, double, int, int)}, with {@code gateAttributes} on a gated mode's connector
+     * (ignored by the others): what a run sets beyond the mode's own settings, e.g. the application warm-up.
+     */
+    public static RubisServer start(Mode mode, Setup setup, double staticBudget, int haproxyRate,
+            int haproxyThreads, Map<String, String> gateAttributes) {
         String protocols = setup.tls().equals("1.2") ? "TLSv1.2" : "TLSv1.3";
         TomcatServer.Builder builder = TomcatServer.builder(setup.distribution())
                 .name("experiment-" + mode.label())
@@ -97,6 +107,8 @@ public final class RubisServer implements AutoCloseable {
                 .webapp(setup.war())
                 .catalinaOpt("-Xmx1g")
                 .catalinaOpt("-Drubis.scale=" + setup.scale())
+                // on its CPUs from the start: deploying and any warm-up at start run where it will serve
+                .cpus(setup.serverCpus())
                 .startTimeout(Duration.ofSeconds(300));
         if (!setup.h2()) {
             builder.file("conf/Catalina/localhost/rubis.xml", read(setup.mariadbContext()))
@@ -115,6 +127,7 @@ public final class RubisServer implements AutoCloseable {
                 // counted as replies; the experiment measures the TLS gate itself
                 tls.protocol(GATE_PROTOCOL).attribute("budget", mode.budget()).attribute("newSessionPolicy", "off");
                 mode.gateSettings().forEach(tls::attribute);
+                gateAttributes.forEach(tls::attribute);
                 if (setup.connectionsPerNewUser() > 0) {
                     tls.attribute("connectionsPerNewUser", Integer.toString(setup.connectionsPerNewUser()));
                 }

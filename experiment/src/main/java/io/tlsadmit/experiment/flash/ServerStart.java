@@ -1,0 +1,32 @@
+package io.tlsadmit.experiment.flash;
+
+import java.util.Arrays;
+import java.util.Locale;
+
+/** What the flash crowd's fresh server did between its start and the 5 s idle before the crowd. */
+public enum ServerStart {
+    /** Nothing: the crowd meets code nobody has run yet (the scenario). */
+    COLD,
+    /** A sweep step's warm-up first: RUBiS users at 5/s for {@code --server-warmup-seconds}, from Gatling. */
+    WARM,
+    /**
+     * The gated modes' connectors request RUBiS pages themselves at start ({@code warmUpRequests}, for
+     * {@code --server-warmup-seconds}) before the server reports started; modes without the gate start cold.
+     */
+    WARM_UP_REQUESTS;
+
+    public String label() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** @throws IllegalArgumentException naming the option */
+    public static ServerStart parse(String option, String value) {
+        for (ServerStart start : values()) {
+            if (start.label().equals(value)) {
+                return start;
+            }
+        }
+        throw new IllegalArgumentException(option + " must be one of " + String.join(", ",
+                Arrays.stream(values()).map(ServerStart::label).toList()) + ", got '" + value + "'");
+    }
+}
