@@ -519,7 +519,7 @@ public class AdmissionNioEndpoint extends NioEndpoint {
         warmUpClients = clientAddresses;
         try {
             return RequestWarmUp.run(new InetSocketAddress(address, port), "localhost", paths, clients, duration,
-                    clientAddresses);
+                    clientAddresses, this::isRunning); // a server stopped during its start ends the warm-up
         } finally {
             warmUpClients = null;
         }

@@ -64,7 +64,7 @@ public interface GateMXBean {
     /** Refusals counted instead of made ({@code mode="observe"}). */
     long getWouldRefuse();
 
-    /** Connections from {@code bypassAddresses}. */
+    /** Connections from {@code bypassAddresses}, and the {@code warmUpRequests} warm-up's at start. */
     long getBypassed();
 
     /** TLS 1.2 renegotiations a client started and the gate refused (clientRenegotiation="refuse"). */

@@ -78,7 +78,7 @@ public final class GateMetrics {
                     "mode=observe: connections the gate would have refused (early or late, or closed as slow hellos:"
                             + " INCOMPLETE) and let through", c -> c.wouldRefusals(verdict), "verdict", verdict.name());
         }
-        counter(registry, gate, "tlsadmit.bypassed", "Connections from bypassAddresses, admitted without a decision",
+        counter(registry, gate, "tlsadmit.bypassed", "Connections from bypassAddresses or the warm-up at start, admitted without a decision",
                 GateCounters::bypassedConnections);
         counter(registry, gate, "tlsadmit.decided.on.accept",
                 "Connections decided from the ClientHello the acceptor peeked at, before they had a channel: the cheap"

@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLSocketFactory;
 
@@ -27,13 +28,14 @@ import javax.net.ssl.SSLSocketFactory;
  * The application's own pages, requested over the server's own TLS port for a while before the server takes
  * clients.
  *
- * <p>Why: a fresh JVM serves its first minute slowly, and under load it stays slow. In the RUBiS experiment a fresh
- * Tomcat met by 4× its knee spent 1.0 ms of CPU per reply for the 30 s measured against 0.7 ms once warm, while the
- * JIT's compiler threads got 3–10 % of its one CPU: they compete with every busy worker thread for it, so the code
- * that would make the workers cheaper is compiled last. Fifteen seconds of light load first, while the CPU is free,
- * served 41 % more of the crowd's sessions (`docs/benchmarks.md` section 4, "2026-11-27, evening"). The handshake
- * alone ({@link HandshakeWarmUp}) is a small part of that code; the application's requests, its database driver and
- * the server's request pipeline are the rest, and only real requests through the real port compile them.
+ * <p>Why: a fresh JVM serves its first minute slowly, and under load it stays slow: its code waits for a JIT
+ * whose threads share the CPUs with every busy worker. In the RUBiS experiment (one CPU, 4× the knee at once, 5 s
+ * after the start) a fresh Tomcat with the adaptive budget spent 0.95–1.15 ms of CPU per reply over the crowd's
+ * 10th to 30th second, the compiler threads 5–9 % of the CPU meanwhile; after 15 s of this warm-up, 0.86–0.89 ms,
+ * and it completed 1.23–1.38× the sessions (a static budget 1.66–1.72×; `docs/benchmarks.md` section 4,
+ * "2026-11-27, evening"). The handshake alone ({@link HandshakeWarmUp}) is a small part of that code; the
+ * application's requests, its database driver and the server's request pipeline are the rest, and only real
+ * requests through the real port compile them.
  *
  * <p>Each client binds its socket before connecting and puts that address in {@code clientAddresses}, so the server
  * can tell the warm-up's connections from everybody else's at accept (and close the others until it is warm). A
@@ -64,7 +66,9 @@ public final class RequestWarmUp {
      * @param connections       TLS connections that completed their handshake
      * @param failures          connections or requests that failed (I/O error, broken response)
      * @param wallNanos         how long it ran
-     * @param compileMillis     the JIT's compilation time over the warm-up (-1 where the JVM does not report it)
+     * @param compileMillis     the JIT's compilation time over the warm-up, summed over its threads, as
+     *                          {@link CompilationMXBean#getTotalCompilationTime()} reports it (elapsed, not CPU: on a
+     *                          busy CPU it includes waiting for it); -1 where the JVM does not report it
      * @param compileMillisLastSecond  the same over its last second: close to 0 when it ran long enough
      * @param pathsNeverAnswered paths that never got a 2xx or 3xx: a typo, or a page needing a login
      * @param firstFailure      the first failure's description, or null
@@ -80,8 +84,9 @@ public final class RequestWarmUp {
                     statuses.append(statuses.length() == 0 ? "" : ", ").append(i + 1).append("xx ").append(byStatusClass[i]);
                 }
             }
-            return String.format(Locale.ROOT, "%d requests (%s) on %d connections in %.1f s, %d failed%s; the JIT"
-                            + " compiled for %s during it and %s in its last second", requests,
+            return String.format(Locale.ROOT, "%d requests (%s) on %d connections in %.1f s, %d failed%s; JIT"
+                            + " compilations took %s during it and %s in its last second (summed over the compiler"
+                            + " threads)", requests,
                     statuses.length() == 0 ? "none answered" : statuses, connections, wallNanos / 1e9, failures,
                     firstFailure == null ? "" : " (first: " + firstFailure + ")", millis(compileMillis),
                     millis(compileMillisLastSecond));
@@ -95,11 +100,12 @@ public final class RequestWarmUp {
     /**
      * Requests {@code paths} in turn from {@code clients} threads over TLS to {@code server} until {@code duration}
      * has passed, each client from an address of its own bound on {@code server}'s address (so loopback for a
-     * loopback or wildcard listener) and listed in {@code clientAddresses} while it is connected. Returns when
-     * all clients have stopped; never throws for what the server does.
+     * loopback or wildcard listener) and listed in {@code clientAddresses} while it is connected; clients stop
+     * early once {@code serving} says the server is going away. Returns when all clients have stopped; never
+     * throws for what the server does.
      */
     public static Result run(InetSocketAddress server, String hostHeader, List<String> paths, int clients,
-            Duration duration, Set<SocketAddress> clientAddresses) {
+            Duration duration, Set<SocketAddress> clientAddresses, BooleanSupplier serving) {
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(clientAddresses, "clientAddresses");
         if (paths.isEmpty() || clients < 1 || duration.isNegative() || duration.isZero()) {
@@ -121,7 +127,7 @@ public final class RequestWarmUp {
         long deadline = start + duration.toNanos();
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < clients; i++) {
-            Client client = new Client(factory, server, hostHeader, paths, i, deadline, clientAddresses, tally);
+            Client client = new Client(factory, server, hostHeader, paths, i, deadline, clientAddresses, serving, tally);
             Thread thread = new Thread(client, "tlsadmit-warm-up-" + i);
             thread.setDaemon(true);
             thread.start();
@@ -191,11 +197,12 @@ public final class RequestWarmUp {
         private final List<String> paths;
         private final long deadline;
         private final Set<SocketAddress> clientAddresses;
+        private final BooleanSupplier serving;
         private final Tally tally;
         private int next;
 
         Client(SSLSocketFactory factory, InetSocketAddress server, String hostHeader, List<String> paths, int first,
-                long deadline, Set<SocketAddress> clientAddresses, Tally tally) {
+                long deadline, Set<SocketAddress> clientAddresses, BooleanSupplier serving, Tally tally) {
             this.factory = factory;
             this.server = server;
             this.hostHeader = hostHeader;
@@ -203,13 +210,14 @@ public final class RequestWarmUp {
             this.next = first; // clients start at different pages
             this.deadline = deadline;
             this.clientAddresses = clientAddresses;
+            this.serving = serving;
             this.tally = tally;
         }
 
         @Override
         public void run() {
             int failuresInARow = 0;
-            while (System.nanoTime() < deadline && !Thread.currentThread().isInterrupted()) {
+            while (System.nanoTime() < deadline && serving.getAsBoolean() && !Thread.currentThread().isInterrupted()) {
                 if (connection()) {
                     failuresInARow = 0;
                 } else if (++failuresInARow >= MAX_FAILURES_IN_A_ROW) {

@@ -65,7 +65,7 @@ class RequestWarmUpTest {
         });
         try {
             RequestWarmUp.Result result = RequestWarmUp.run(loopback(server.getAddress().getPort()), "localhost",
-                    List.of("/fixed", "/chunked", "/moved", "/missing"), 2, Duration.ofMillis(1500), clients);
+                    List.of("/fixed", "/chunked", "/moved", "/missing"), 2, Duration.ofMillis(1500), clients, () -> true);
             assertEquals(0, strangers.get(), "every connection came from an address listed while it was open");
             assertEquals(Set.of(), clients, "addresses are taken off the list once closed");
             assertEquals(handled.get(), result.requests());
@@ -92,13 +92,32 @@ class RequestWarmUpTest {
         }
         Set<SocketAddress> clients = ConcurrentHashMap.newKeySet();
         RequestWarmUp.Result result = RequestWarmUp.run(loopback(closed), "localhost", List.of("/"), 2,
-                Duration.ofSeconds(60), clients);
+                Duration.ofSeconds(60), clients, () -> true);
         assertEquals(0, result.requests());
         assertEquals(2L * RequestWarmUp.MAX_FAILURES_IN_A_ROW, result.failures(), "each client gave up");
         assertNotNull(result.firstFailure());
         assertTrue(result.firstFailure().startsWith("ConnectException"), result.firstFailure());
         assertEquals(List.of("/"), result.pathsNeverAnswered());
         assertEquals(Set.of(), clients);
+    }
+
+    @Test
+    void aServerGoingAwayEndsTheWarmUpBeforeItsTime() throws Exception {
+        HttpsServer server = server(exchange -> {
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        try {
+            AtomicInteger asked = new AtomicInteger();
+            // the server says it is stopping after the clients have asked a few times
+            RequestWarmUp.Result result = RequestWarmUp.run(loopback(server.getAddress().getPort()), "localhost",
+                    List.of("/"), 2, Duration.ofMinutes(10), ConcurrentHashMap.newKeySet(),
+                    () -> asked.incrementAndGet() <= 6);
+            assertTrue(result.connections() >= 1 && result.connections() <= 6, result.toString());
+            assertEquals(0, result.failures(), result.toString());
+        } finally {
+            server.stop(0);
+        }
     }
 
     @Test

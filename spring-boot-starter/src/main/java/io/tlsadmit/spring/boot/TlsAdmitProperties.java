@@ -5,6 +5,7 @@ import io.tlsadmit.gate.RenegotiationPolicy;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -27,7 +28,7 @@ public class TlsAdmitProperties {
     static final Set<String> CONNECTOR_ATTRIBUTES = Set.of("budget", "maxFullHandshakesPerSecond",
             "fullHandshakeBurst", "connectionsPerNewUser", RefuseAction.ATTRIBUTE, "nativePeek",
             RenegotiationPolicy.ATTRIBUTE, "helloTimeout", "maxPendingHellos", "maxPendingHellosPerSource",
-            "shortestWorkFirst", "warmUpHandshakes", "cpus", "cpuCapacity", "targetUtilization", "controlPeriod",
+            "shortestWorkFirst", "warmUpHandshakes", "warmUpRequests", "warmUpSeconds", "cpus", "cpuCapacity", "targetUtilization", "controlPeriod",
             "minFullHandshakesPerSecond", "queueDelayTarget", "initialFullHandshakeCost", "runQueueTarget", "mode",
             "bypassAddresses");
 
@@ -111,6 +112,15 @@ public class TlsAdmitProperties {
      */
     private Integer warmUpHandshakes;
 
+    /**
+     * Pages of the application (paths such as /, /products?id=1) requested over the HTTPS port at start, before
+     * the web server reports started; other connections are closed meanwhile (default none).
+     */
+    private List<String> warmUpRequests;
+
+    /** How long the warm-up-requests warm-up runs, 1-600 s (default 15). */
+    private Integer warmUpSeconds;
+
     /** adaptive: CPUs to plan for instead of detecting them (cgroup quota, affinity); 0 = detect (the default). */
     private Double cpus;
 
@@ -192,6 +202,8 @@ public class TlsAdmitProperties {
         put(attributes, "maxPendingHellosPerSource", maxPendingHellosPerSource);
         put(attributes, "shortestWorkFirst", shortestWorkFirst);
         put(attributes, "warmUpHandshakes", warmUpHandshakes);
+        put(attributes, "warmUpRequests", warmUpRequests == null ? null : String.join(",", warmUpRequests));
+        put(attributes, "warmUpSeconds", warmUpSeconds);
         put(attributes, "cpus", cpus);
         put(attributes, "cpuCapacity", cpuCapacity);
         put(attributes, "targetUtilization", targetUtilization);
@@ -311,6 +323,22 @@ public class TlsAdmitProperties {
 
     public void setWarmUpHandshakes(Integer warmUpHandshakes) {
         this.warmUpHandshakes = warmUpHandshakes;
+    }
+
+    public List<String> getWarmUpRequests() {
+        return warmUpRequests;
+    }
+
+    public void setWarmUpRequests(List<String> warmUpRequests) {
+        this.warmUpRequests = warmUpRequests;
+    }
+
+    public Integer getWarmUpSeconds() {
+        return warmUpSeconds;
+    }
+
+    public void setWarmUpSeconds(Integer warmUpSeconds) {
+        this.warmUpSeconds = warmUpSeconds;
     }
 
     public Boolean getShortestWorkFirst() {

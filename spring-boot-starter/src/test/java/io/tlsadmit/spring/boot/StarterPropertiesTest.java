@@ -42,6 +42,7 @@ class StarterPropertiesTest {
                 "tlsadmit.client-renegotiation=charge", "tlsadmit.hello-timeout=5s",
                 "tlsadmit.max-pending-hellos=100", "tlsadmit.max-pending-hellos-per-source=20",
                 "tlsadmit.native-peek=false", "tlsadmit.shortest-work-first=false", "tlsadmit.warm-up-handshakes=3",
+                "tlsadmit.warm-up-requests=/,/missing", "tlsadmit.warm-up-seconds=1",
                 "tlsadmit.metrics-path=/gate/metrics", "tlsadmit.metrics-allow=127\\.0\\.0\\.1",
                 "tlsadmit.new-session-policy=off")) {
             AdmissionNioProtocol protocol = assertInstanceOf(AdmissionNioProtocol.class,
@@ -57,6 +58,8 @@ class StarterPropertiesTest {
             assertEquals("20", protocol.getMaxPendingHellosPerSource());
             assertEquals("false", protocol.getNativePeek());
             assertEquals("3", protocol.getWarmUpHandshakes());
+            assertEquals("/,/missing", protocol.getWarmUpRequests());
+            assertEquals("1", protocol.getWarmUpSeconds());
             assertFalse(protocol.getExecutor() instanceof ShortestWorkFirstExecutor, "shortest-work-first=false");
             GateMXBean gate = app.gate();
             gateName = new ObjectName(AdmissionNioProtocol.JMX_DOMAIN + ":type=Gate,connector=" + protocol.getName());

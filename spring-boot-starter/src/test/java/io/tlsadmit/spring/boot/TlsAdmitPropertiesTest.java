@@ -6,6 +6,7 @@ import io.tlsadmit.gate.RefuseAction;
 import io.tlsadmit.gate.RenegotiationPolicy;
 import io.tlsadmit.tomcat.AdmissionNioProtocol;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.apache.tomcat.util.IntrospectionUtils;
 import org.junit.jupiter.api.Test;
@@ -26,6 +27,8 @@ class TlsAdmitPropertiesTest {
         properties.setMaxPendingHellosPerSource(10);
         properties.setShortestWorkFirst(false);
         properties.setWarmUpHandshakes(8);
+        properties.setWarmUpRequests(List.of("/", "/products?id=1"));
+        properties.setWarmUpSeconds(20);
         properties.setCpus(1.5);
         properties.setCpuCapacity("measured");
         properties.setTargetUtilization(0.7);
@@ -48,6 +51,8 @@ class TlsAdmitPropertiesTest {
         assertEquals("reset", attributes.get("refuseAction"));
         assertEquals("charge", attributes.get("clientRenegotiation"));
         assertEquals("2000", attributes.get("helloTimeout"), "milliseconds");
+        assertEquals("/,/products?id=1", attributes.get("warmUpRequests"), "the list as the attribute takes it");
+        assertEquals("20", attributes.get("warmUpSeconds"));
         assertEquals("100", attributes.get("controlPeriod"));
         assertEquals("3000", attributes.get("initialFullHandshakeCost"), "microseconds");
         assertEquals("3.0", attributes.get("runQueueTarget"));
