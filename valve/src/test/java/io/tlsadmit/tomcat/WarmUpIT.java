@@ -4,18 +4,27 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tlsadmit.testing.ConnectorSpec;
 import io.tlsadmit.testing.OpenSslClient;
 import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;
 import io.tlsadmit.testing.TomcatServer;
 import io.tlsadmit.testing.TomcatStartException;
 import java.io.IOException;
+import java.net.HttpURLConnection;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -64,9 +73,13 @@ class WarmUpIT {
                 .connector(GatedTomcat.gated("gate", keystore, "1", "1")
                         .attribute("warmUpRequests", "/page.txt, /index.html,/missing.txt")
                         .attribute("warmUpSeconds", "3"))
+                // the probes' plain port, declared after the gated one (docs/deploy.md): Tomcat starts it after
+                .connector(ConnectorSpec.http("probes"))
                 .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\"/>")
                 .build();
         int port = tomcat.port("gate");
+        int probes = tomcat.port("probes");
+        AtomicLong firstProbeAnswered = new AtomicLong(Long.MAX_VALUE);
         // a load balancer's health check knocking while the server starts
         AtomicBoolean started = new AtomicBoolean();
         Thread knocking = new Thread(() -> {
@@ -80,6 +93,9 @@ class WarmUpIT {
                 } catch (IOException e) {
                     // not bound yet, or closed: either way not served
                 }
+                if (firstProbeAnswered.get() == Long.MAX_VALUE && readinessProbe(probes)) {
+                    firstProbeAnswered.set(System.currentTimeMillis());
+                }
                 LockSupport.parkNanos(50_000_000L);
             }
         }, "knocking");
@@ -88,6 +104,10 @@ class WarmUpIT {
             tomcat.start();
             started.set(true);
             knocking.join();
+            if (firstProbeAnswered.get() == Long.MAX_VALUE) {
+                assertTrue(readinessProbe(probes), "the plain port answers once the server has started");
+                firstProbeAnswered.set(System.currentTimeMillis());
+            }
             String log = tomcat.catalinaOut();
             List<String> lines = log.lines().toList();
             int done = indexOf(lines, " done: ");
@@ -104,6 +124,11 @@ class WarmUpIT {
             assertTrue(Long.parseLong(counts.group(4)) > 1, "clients reconnect: " + result);
             assertTrue(Long.parseLong(counts.group(5)) > 0, "the knocking was closed while warming up: " + result);
             assertTrue(log.lines().anyMatch(l -> l.contains("no 2xx or 3xx answer for [/missing.txt]")), log);
+            long warm = LocalDateTime.parse(result.substring(0, 24), CATALINA_TIME).atZone(ZoneId.systemDefault())
+                    .toInstant().toEpochMilli();
+            assertTrue(firstProbeAnswered.get() >= warm, "a readiness probe on the plain port declared after the gated"
+                    + " one first got an answer at " + Instant.ofEpochMilli(firstProbeAnswered.get()) + ", the warm-up"
+                    + " ended at " + Instant.ofEpochMilli(warm));
 
             GateMXBean gate = GatedTomcat.gate(tomcat, port);
             assertTrue(gate.getBypassed() >= Long.parseLong(counts.group(4)), "the warm-up is not a client");
@@ -124,6 +149,27 @@ class WarmUpIT {
                 .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\"/>"));
         assertTrue(e.catalinaOut().contains("warmUpRequests must be a comma-separated list of paths, each starting with"
                 + " / in visible ASCII (percent-encode the rest), was \"/ok, index.html\""), e.getMessage());
+    }
+
+    /** catalina.out's time stamps, e.g. {@code 27-Nov-2026 15:48:23.519} (Tomcat runs with an English locale). */
+    private static final DateTimeFormatter CATALINA_TIME = DateTimeFormatter.ofPattern("dd-MMM-yyyy HH:mm:ss.SSS",
+            Locale.ENGLISH);
+
+    /** A kubelet's HTTP probe: a GET with a short timeout, answered 200 or not. */
+    private static boolean readinessProbe(int port) {
+        try {
+            HttpURLConnection probe = (HttpURLConnection) URI.create("http://127.0.0.1:" + port + "/page.txt").toURL()
+                    .openConnection();
+            probe.setConnectTimeout(500);
+            probe.setReadTimeout(500);
+            try {
+                return probe.getResponseCode() == 200;
+            } finally {
+                probe.disconnect();
+            }
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private static int indexOf(List<String> lines, String text) {
