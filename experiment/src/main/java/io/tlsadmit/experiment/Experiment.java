@@ -215,8 +215,8 @@ public final class Experiment {
     }
 
     /**
-     * A fresh server (started, healthy, then 5 s idle; with {@code --flash-crowd-start warm} after a sweep step's
-     * warm-up, else none) receives 4× the knee at once; throughput in 1 s
+     * A fresh server (started, healthy, then 5 s idle; after a warm-up as {@code --flash-crowd-start} says, by
+     * default none) receives 4× the knee at once; throughput in 1 s
      * buckets tells how long it took to serve the crowd at the mode's steady rate at that load: its sweep step at
      * the same users/s when the sweep had one, else the tail of a window twice {@code --flash-crowd-seconds} long.
      * The gate's counter of admitted new connections, scraped every 100 ms, gives the server's view.
@@ -314,7 +314,7 @@ public final class Experiment {
             flashCrowds.removeIf(f -> f.mode() == mode && f.workload().equals(workload));
             flashCrowds.add(new FlashCrowdResult(mode, workload, rate, replies, recovery, source, serverRecovery,
                     new FlashCrowdResult.Served(completed, timeouts),
-                    start == ServerStart.WARM_UP_REQUESTS && !mode.gated() ? ServerStart.COLD.label() : start.label()));
+                    start == ServerStart.WARM_UP_REQUESTS && !mode.gated() ? ServerStart.COLD : start));
             progress.log("  steady %.0f replies/s (%s); 90 %% of it held %s; %d connections refused meanwhile;"
                             + " %d sessions completed and %d client timeouts in the window%s",
                     recovery.steady(), source, recovery.secondsTo90Percent() < 0 ? "never within the window"

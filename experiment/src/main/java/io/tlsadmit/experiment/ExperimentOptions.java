@@ -1,5 +1,6 @@
 package io.tlsadmit.experiment;
 
+import io.tlsadmit.experiment.flash.ServerStart;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -38,7 +39,7 @@ public record ExperimentOptions(
         int newHelloRate,
         boolean flashCrowd,
         int flashCrowdSeconds,
-        io.tlsadmit.experiment.flash.ServerStart flashCrowdStart,
+        ServerStart flashCrowdStart,
         int connectionsPerUser,
         int sourceAddresses,
         Path out,
@@ -134,7 +135,7 @@ public record ExperimentOptions(
         List<Integer> serverCpus = List.of(1);
         boolean flashCrowd = !quick;
         int flashCrowdSeconds = 30;
-        io.tlsadmit.experiment.flash.ServerStart flashCrowdStart = io.tlsadmit.experiment.flash.ServerStart.COLD;
+        ServerStart flashCrowdStart = ServerStart.COLD;
         int connectionsPerUser = 1;
         int sourceAddresses = DEFAULT_SOURCE_ADDRESSES;
         double thinkTimeScale = 0.1;
@@ -187,7 +188,7 @@ public record ExperimentOptions(
                                 .map(Integer::valueOf).toList();
                         case "--flash-crowd-seconds" -> flashCrowdSeconds = whole(option, value, 12);
                         case "--flash-crowd-start" ->
-                                flashCrowdStart = io.tlsadmit.experiment.flash.ServerStart.parse(option, value);
+                                flashCrowdStart = ServerStart.parse(option, value);
                         case "--connections-per-user" -> connectionsPerUser = whole(option, value, 1);
                         case "--source-addresses" -> sourceAddresses = whole(option, value, 0);
                         case "--think-scale" -> thinkTimeScale = positive(option, value);

@@ -1,5 +1,6 @@
 package io.tlsadmit.experiment;
 
+import io.tlsadmit.experiment.flash.ServerStart;
 import io.tlsadmit.experiment.step.StepResult;
 import java.time.Instant;
 import java.util.List;
@@ -147,7 +148,7 @@ final class Summary {
             }
         }
         args.add(o.flashCrowd() ? "--flash-crowd" : "--no-flash-crowd");
-        if (o.flashCrowd() && o.flashCrowdStart() != io.tlsadmit.experiment.flash.ServerStart.COLD) {
+        if (o.flashCrowd() && o.flashCrowdStart() != ServerStart.COLD) {
             args.addAll(List.of("--flash-crowd-start", o.flashCrowdStart().label()));
         }
         if (o.cpuChange()) {

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tlsadmit.experiment.flash.ServerStart;
 import java.nio.file.Path;
 import java.util.List;
-import io.tlsadmit.experiment.flash.ServerStart;
 import org.junit.jupiter.api.Test;
 
 class ExperimentOptionsTest {

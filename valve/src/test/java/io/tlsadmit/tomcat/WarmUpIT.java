@@ -29,6 +29,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The connector runs full TLS handshakes in memory before it accepts (`warmUpHandshakes`), so a fresh instance's
@@ -37,6 +39,10 @@ import org.junit.jupiter.api.Test;
  * itself started, closing everybody else meanwhile.
  */
 class WarmUpIT {
+
+    /** catalina.out's time stamps, e.g. {@code 27-Nov-2026 15:48:23.519} (Tomcat runs with an English locale). */
+    private static final DateTimeFormatter CATALINA_TIME = DateTimeFormatter.ofPattern("dd-MMM-yyyy HH:mm:ss.SSS",
+            Locale.ENGLISH);
 
     private final TomcatDistribution distribution = GatedTomcat.distribution();
     private final TestKeystore keystore = GatedTomcat.keystore(distribution);
@@ -142,19 +148,6 @@ class WarmUpIT {
         }
     }
 
-    @Test
-    void aWarmUpRequestThatIsNotAPathFailsTheStartNamingTheAttribute() {
-        TomcatStartException e = GatedTomcat.failedStart(GatedTomcat.base(distribution, "bad-request-warm-up")
-                .connector(GatedTomcat.gated("gate", keystore, "10", "20").attribute("warmUpRequests", "/ok, index.html"))
-                .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\"/>"));
-        assertTrue(e.catalinaOut().contains("warmUpRequests must be a comma-separated list of paths, each starting with"
-                + " / in visible ASCII (percent-encode the rest), was \"/ok, index.html\""), e.getMessage());
-    }
-
-    /** catalina.out's time stamps, e.g. {@code 27-Nov-2026 15:48:23.519} (Tomcat runs with an English locale). */
-    private static final DateTimeFormatter CATALINA_TIME = DateTimeFormatter.ofPattern("dd-MMM-yyyy HH:mm:ss.SSS",
-            Locale.ENGLISH);
-
     /** A kubelet's HTTP probe: a GET with a short timeout, answered 200 or not. */
     private static boolean readinessProbe(int port) {
         try {
@@ -181,12 +174,17 @@ class WarmUpIT {
         return -1;
     }
 
-    @Test
-    void aWarmUpThatIsNotACountFailsTheStartNamingTheAttribute() {
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "warmUpHandshakes | lots | warmUpHandshakes must be a whole number of handshakes in [0, 10000] (0 = no"
+                    + " warm-up), was \"lots\"",
+            "warmUpRequests | '/ok, index.html' | warmUpRequests must be a comma-separated list of paths, each starting"
+                    + " with / in visible ASCII (percent-encode the rest), was \"/ok, index.html\"",
+            "warmUpSeconds | 0 | warmUpSeconds must be a whole number of seconds in [1, 600], was \"0\""})
+    void aWarmUpSettingThatCannotBeMetFailsTheStartNamingTheAttribute(String attribute, String value, String message) {
         TomcatStartException e = GatedTomcat.failedStart(GatedTomcat.base(distribution, "bad-warm-up")
-                .connector(GatedTomcat.gated("gate", keystore, "10", "20").attribute("warmUpHandshakes", "lots"))
+                .connector(GatedTomcat.gated("gate", keystore, "10", "20").attribute(attribute, value))
                 .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\"/>"));
-        assertTrue(e.catalinaOut().contains("warmUpHandshakes must be a whole number of handshakes in [0, 10000]"
-                + " (0 = no warm-up), was \"lots\""), e.getMessage());
+        assertTrue(e.catalinaOut().contains(message), e.getMessage());
     }
 }

@@ -18,7 +18,7 @@ public final class FlashCrowdCsv {
             + "steady_source,server_seconds_to_90pct,server_steady_new_admitted_per_s,server_cpus,"
             // what the crowd got meanwhile, over the whole window
             + "sessions_completed,timeouts,"
-            // cold, or warm: the server had a sweep step's warm-up before its 5 s idle
+            // cold, warm (Gatling's warm-up) or warm-up-requests (the connector's own), before the 5 s idle
             + "server_start";
 
     private FlashCrowdCsv() {
@@ -37,7 +37,7 @@ public final class FlashCrowdCsv {
                             : String.format(Locale.ROOT, "%.1f", server.secondsTo90Percent()),
                     server == null || Double.isNaN(server.steady()) ? "" : number(server.steady()),
                     Integer.toString(r.workload().serverCpus()), Long.toString(r.served().sessionsCompleted()),
-                    Long.toString(r.served().timeouts()), r.serverStart())).append('\n');
+                    Long.toString(r.served().timeouts()), r.serverStart().label())).append('\n');
         }
         return out.toString();
     }

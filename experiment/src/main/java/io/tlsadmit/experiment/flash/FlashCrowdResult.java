@@ -11,12 +11,11 @@ import io.tlsadmit.experiment.Workload;
  * @param serverRecovery the gate's view at 100 ms resolution, null where there is no gate
  * @param served         what the crowd got over the whole window, whether or not throughput ever held: a mode that
  *                       never reaches its warm throughput may still serve many more of the crowd than another
- * @param serverStart    {@code cold} (nothing compiled by load before the crowd) or {@code warm} (a sweep step's
- *                       warm-up first)
+ * @param serverStart    what the server did before its idle seconds: nothing, or one of the warm-ups
  */
 public record FlashCrowdResult(Mode mode, Workload workload, double usersPerSec, double[] repliesPerSecond,
         Recovery recovery, String steadySource, ServerRecovery serverRecovery, Served served,
-        String serverStart) {
+        ServerStart serverStart) {
 
     /** Sessions completed and client timeouts summed over the window's seconds. */
     public record Served(long sessionsCompleted, long timeouts) {

@@ -73,13 +73,13 @@ class RecoveryTest {
         Arrays.fill(flat, 500);
         String csv = FlashCrowdCsv.format(List.of(new FlashCrowdResult(Mode.STATIC, Workload.STUDY, 320, flat,
                 Recovery.of(flat, new double[20]), "sweep", new ServerRecovery(80, 1.3),
-                new FlashCrowdResult.Served(410, 7), "warm")));
+                new FlashCrowdResult.Served(410, 7), ServerStart.WARM)));
         List<String> lines = csv.lines().toList();
         assertEquals(List.of("mode", "mix", "users_per_sec", "seconds_to_90pct", "refused_connections"),
                 Arrays.asList(lines.get(0).split(",")).subList(0, 5));
         assertEquals("static,browsing,320,1,0,1.3,500,20,sweep,1.3,80,1,410,7,warm", lines.get(1));
         String stock = FlashCrowdCsv.format(List.of(new FlashCrowdResult(Mode.STOCK, Workload.STUDY, 320, flat,
-                Recovery.of(flat, new double[20]), "window-tail", null, new FlashCrowdResult.Served(0, 4379), "cold")))
+                Recovery.of(flat, new double[20]), "window-tail", null, new FlashCrowdResult.Served(0, 4379), ServerStart.COLD)))
                 .lines().toList().get(1);
         assertEquals("stock,browsing,320,1,0,1.3,500,20,window-tail,,,1,0,4379,cold", stock, "no gate: no server view");
     }
