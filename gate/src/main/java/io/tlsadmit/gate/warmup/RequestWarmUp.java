@@ -30,9 +30,9 @@ import javax.net.ssl.SSLSocketFactory;
  *
  * <p>Why: a fresh JVM serves its first minute slowly, and under load it stays slow: its code waits for a JIT
  * whose threads share the CPUs with every busy worker. In the RUBiS experiment (one CPU, 4× the knee at once, 5 s
- * after the start) a fresh Tomcat with the adaptive budget spent 0.95–1.15 ms of CPU per reply over the crowd's
- * 10th to 30th second, the compiler threads 5–9 % of the CPU meanwhile; after 15 s of this warm-up, 0.86–0.89 ms,
- * and it completed 1.23–1.38× the sessions (a static budget 1.66–1.72×; `docs/benchmarks.md` section 4,
+ * after the start) a fresh Tomcat with the adaptive budget spent 0.95–1.32 ms of CPU per reply over the crowd's
+ * 10th to 30th second, the compiler threads 5–9 % of the CPU meanwhile; after 15 s of this warm-up, 0.81–0.89 ms,
+ * and it completed 1.23–1.75× the sessions (a static budget 1.66–4.2×; `docs/benchmarks.md` section 4,
  * "2026-11-27, evening"). The handshake alone ({@link HandshakeWarmUp}) is a small part of that code; the
  * application's requests, its database driver and the server's request pipeline are the rest, and only real
  * requests through the real port compile them.
