@@ -4,7 +4,7 @@ import csv,sys,glob,os,statistics
 rows=[]
 for run in sys.argv[1:]:
     fc={ (r['mode']):r for r in csv.DictReader(open(run+'/flash-crowd.csv'))}
-    for d in sorted(glob.glob(run+'/runs/flash-*-220.0')):
+    for d in sorted(g for g in glob.glob(run+'/runs/flash-*') if not g.endswith('-warmup')):
         mode=os.path.basename(d).split('-')[1]
         tl=list(csv.DictReader(open(d+'/timeline.csv')))[:30]
         rep=[int(r['replies']) for r in tl]
