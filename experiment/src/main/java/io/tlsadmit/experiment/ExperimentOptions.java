@@ -188,7 +188,7 @@ public record ExperimentOptions(
                                 .map(Integer::valueOf).toList();
                         case "--flash-crowd-seconds" -> flashCrowdSeconds = whole(option, value, 12);
                         case "--flash-crowd-start" ->
-                                flashCrowdStart = ServerStart.parse(option, value);
+                                flashCrowdStart = ServerStart.ofLabel(oneOf(option, value, ServerStart.labels()));
                         case "--connections-per-user" -> connectionsPerUser = whole(option, value, 1);
                         case "--source-addresses" -> sourceAddresses = whole(option, value, 0);
                         case "--think-scale" -> thinkTimeScale = positive(option, value);

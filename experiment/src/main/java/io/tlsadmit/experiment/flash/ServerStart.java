@@ -19,14 +19,13 @@ public enum ServerStart {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
-    /** @throws IllegalArgumentException naming the option */
-    public static ServerStart parse(String option, String value) {
-        for (ServerStart start : values()) {
-            if (start.label().equals(value)) {
-                return start;
-            }
-        }
-        throw new IllegalArgumentException(option + " must be one of " + String.join(", ",
-                Arrays.stream(values()).map(ServerStart::label).toList()) + ", got '" + value + "'");
+    /** Every label, in declaration order: what the command line accepts. */
+    public static String[] labels() {
+        return Arrays.stream(values()).map(ServerStart::label).toArray(String[]::new);
+    }
+
+    /** The start with this label (one of {@link #labels()}). */
+    public static ServerStart ofLabel(String label) {
+        return valueOf(label.toUpperCase(Locale.ROOT).replace('-', '_'));
     }
 }

@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@link RequestWarmUp} against the JDK's own HTTPS server on loopback, with a real key. */
@@ -102,6 +103,7 @@ class RequestWarmUpTest {
     }
 
     @Test
+    @Timeout(60) // the warm-up asked for is ten minutes long
     void aServerGoingAwayEndsTheWarmUpBeforeItsTime() throws Exception {
         HttpsServer server = server(exchange -> {
             exchange.sendResponseHeaders(204, -1);
