@@ -38,6 +38,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import javax.net.ssl.SSLSessionContext;
+import org.apache.tomcat.util.net.Acceptor;
 import org.apache.tomcat.util.net.NioChannel;
 import org.apache.tomcat.util.net.NioEndpoint;
 import org.apache.tomcat.util.net.SSLContext;
@@ -466,6 +467,27 @@ public class AdmissionNioEndpoint extends NioEndpoint {
         } catch (IOException | RuntimeException e) {
             getLog().warn("tlsadmit: TCP_DEFER_ACCEPT not set on " + getName() + " (the peek on accept will find fewer"
                     + " hellos): " + e);
+        }
+    }
+
+    /** Tomcat's empty wake-up connection does not reach an acceptor under {@code TCP_DEFER_ACCEPT}: see {@link DeferredAcceptWake}. */
+    @Override
+    protected void unlockAccept() {
+        Acceptor<SocketChannel> blocked = acceptor;
+        if (!deferringAccept) {
+            super.unlockAccept();
+            return;
+        }
+        if (blocked == null || blocked.getState() != Acceptor.AcceptorState.RUNNING) {
+            return;
+        }
+        try {
+            DeferredAcceptWake.wake(getLocalAddress(), getSocketProperties().getUnlockTimeout(),
+                    () -> blocked.getState() == Acceptor.AcceptorState.RUNNING);
+        } catch (IOException e) {
+            getLog().warn("tlsadmit: could not wake the acceptor of " + getName() + ": " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -41,6 +41,8 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
     /** The application warm-up's pages (none: empty) and how long it runs; set at init. */
     private volatile List<String> warmUpRequests = List.of();
     private volatile Duration warmUpDuration;
+    /** Set once the application warm-up has run: what it compiled stays compiled across a connector's restarts. */
+    private volatile boolean applicationWarmedUp;
     private volatile String initFailure;
     private ObjectName mbeanName;
     private ObjectName adaptiveMBeanName;
@@ -277,7 +279,7 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
     /**
      * Pages of the application (comma-separated paths) requested over this connector's own port at start, for
      * {@code warmUpSeconds}, before the server reports itself started; other connections are closed meanwhile.
-     * Empty (the default): none.
+     * Only at the connector's first start: a restart (through JMX) finds the code compiled. Empty (the default): none.
      */
     public String getWarmUpRequests() {
         return attributes.getWarmUpRequests();
@@ -429,7 +431,8 @@ public class AdmissionNioProtocol extends Http11NioProtocol {
                 controlLoop.start();
             });
         }
-        if (!warmUpRequests.isEmpty() && current != null) {
+        if (!warmUpRequests.isEmpty() && current != null && !applicationWarmedUp) {
+            applicationWarmedUp = true;
             warmUpRequests();
         }
     }
