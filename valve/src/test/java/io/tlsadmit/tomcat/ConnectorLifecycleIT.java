@@ -2,16 +2,24 @@ package io.tlsadmit.tomcat;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tlsadmit.testing.ConnectorSpec;
+import io.tlsadmit.testing.OpenSslClient;
 import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;
 import io.tlsadmit.testing.TomcatServer;
+import java.io.IOException;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
+import javax.net.ssl.SSLHandshakeException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,7 +34,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * a connection over only once it has bytes ({@code TCP_DEFER_ACCEPT}), so Tomcat's way of waking its acceptor (an
  * empty connection) would not reach it: the acceptor stayed blocked, "did not stop cleanly", and after a restart
  * or a resume took the next client's connection only to close it. An application warm-up runs at the first start
- * only.
+ * only. A certificate rotated in place ({@code reloadSslHostConfigs}, as after a renewal) is served, still gated.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ConnectorLifecycleIT {
@@ -34,14 +42,26 @@ class ConnectorLifecycleIT {
     private final TomcatDistribution distribution = GatedTomcat.distribution();
     private final TestKeystore keystore = GatedTomcat.keystore(distribution);
     private TomcatServer tomcat;
+    /** The rotating connector's certificate at start, and the one that replaces it in its keystore file. */
+    private TestKeystore before;
+    private TestKeystore after;
+    private Path sessions;
 
     @BeforeAll
-    void start() {
+    void start() throws IOException {
+        // Fresh keys: TestKeystore reuses what it finds in a directory, and the rotation overwrites a keystore file.
+        Path keys = Files.createTempDirectory(distribution.home().getParent(), "rotation-");
+        before = TestKeystore.create(keys.resolve("before"));
+        after = TestKeystore.create(keys.resolve("after"));
+        sessions = Files.createDirectories(keys.resolve("sessions"));
         tomcat = GatedTomcat.base(distribution, "connector-lifecycle")
                 .connector(ConnectorSpec.https("stock", keystore).sslHostConfig("protocols", "TLSv1.2+TLSv1.3"))
                 .connector(GatedTomcat.gated("gated", keystore, "1000", "1000")
                         .attribute("warmUpRequests", "/index.html")
                         .attribute("warmUpSeconds", "1"))
+                // closes its listening socket on stop and opens a new one on start (Tomcat's default keeps it)
+                .connector(GatedTomcat.gated("rebinding", keystore, "1000", "1000").attribute("bindOnInit", "false"))
+                .connector(GatedTomcat.gated("rotating", before, "1000", "1000"))
                 .build()
                 .start();
     }
@@ -54,15 +74,19 @@ class ConnectorLifecycleIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"stock", "gated"})
+    @ValueSource(strings = {"stock", "gated", "rebinding"})
     void aConnectorStoppedAndStartedThroughJmxServesEveryClientAgain(String connector) throws Exception {
         int port = tomcat.port(connector);
         assertServes(port);
         int before = acceptorWarnings();
-        invoke(port, "stop");
-        invoke(port, "start");
+        MBeanServerConnection jmx = tomcat.jmx();
+        ObjectName mbean = mbean("Connector", port);
+        jmx.invoke(mbean, "stop", new Object[0], new String[0]);
+        jmx.invoke(mbean, "start", new Object[0], new String[0]);
+        // bound again on start when bindOnInit is false: on a new port, since the configured one is 0
+        int restarted = (Integer) jmx.getAttribute(mbean, "localPort");
         for (int i = 0; i < 3; i++) {
-            assertServes(port);
+            assertServes(restarted);
         }
         assertEquals(before, acceptorWarnings(), tomcat.tail());
     }
@@ -104,6 +128,31 @@ class ConnectorLifecycleIT {
         assertEquals(1, applicationWarmUps(), "the code compiled at the first start is still compiled");
     }
 
+    @Test
+    void aCertificateRotatedThroughReloadSslHostConfigsIsServedAndItsHandshakesAreStillGated() throws Exception {
+        int port = tomcat.port("rotating");
+        assertEquals(200, GatedTomcat.get(before, port, "/index.html").statusCode());
+        Files.copy(after.path(), before.path(), StandardCopyOption.REPLACE_EXISTING);
+        tomcat.jmx().invoke(mbean("ProtocolHandler", port), "reloadSslHostConfigs", new Object[0], new String[0]);
+
+        assertEquals(200, GatedTomcat.get(after, port, "/index.html").statusCode());
+        assertThrows(SSLHandshakeException.class, () -> GatedTomcat.get(before, port, "/index.html"),
+                "the old certificate is no longer served");
+        // The reloaded TLS contexts are built through the gate too: a resumption offer the engine cannot honour (a
+        // session of another connector) is admitted as a resumption, and its full handshake refused at the certificate.
+        Path foreign = sessions.resolve("stock-13.pem");
+        assertTrue(OpenSslClient.to(tomcat.port("stock"), keystore).tls13().saveSession(foreign).run().fullHandshake());
+        GateMXBean gate = GatedTomcat.gate(tomcat, port);
+        GatedTomcat.budget(gate, 0, 0);
+        long full = gate.getFullHandshakes();
+        long late = gate.getLateRefusals();
+        OpenSslClient.Result offer = OpenSslClient.to(port, after).option("-bind", "127.0.0.9:0").tls13().resume(foreign)
+                .run();
+        assertFalse(offer.fullHandshake(), offer.output());
+        assertEquals(full, gate.getFullHandshakes(), "no certificate sent on an empty budget");
+        assertEquals(late + 1, gate.getLateRefusals(), "refused at the certificate");
+    }
+
     private int applicationWarmUps() {
         return (int) tomcat.catalinaOut().lines().filter(l -> l.contains("application warm-up on") && l.contains(" done: "))
                 .count();
@@ -116,15 +165,20 @@ class ConnectorLifecycleIT {
     }
 
     private void invoke(int port, String operation) throws Exception {
-        MBeanServerConnection jmx = tomcat.jmx();
-        jmx.invoke(connector(jmx, port), operation, new Object[0], new String[0]);
+        tomcat.jmx().invoke(mbean("Connector", port), operation, new Object[0], new String[0]);
     }
 
-    /** The connectors listen on ports chosen at start, so their MBeans are named {@code port=auto-N}. */
-    private static ObjectName connector(MBeanServerConnection jmx, int port) throws Exception {
-        for (ObjectName name : jmx.queryNames(new ObjectName("Catalina:type=Connector,*"), null)) {
-            if (Integer.valueOf(port).equals(jmx.getAttribute(name, "localPort"))) {
-                return name;
+    /**
+     * Tomcat's MBean of this {@code type} ({@code Connector}, {@code ProtocolHandler}) for the connector on
+     * {@code port}, found by the port the connector listens on (configured as 0, chosen at start).
+     */
+    private ObjectName mbean(String type, int port) throws Exception {
+        MBeanServerConnection jmx = tomcat.jmx();
+        for (ObjectName connector : jmx.queryNames(new ObjectName("Catalina:type=Connector,*"), null)) {
+            if (Integer.valueOf(port).equals(jmx.getAttribute(connector, "localPort"))) {
+                java.util.Hashtable<String, String> keys = new java.util.Hashtable<>(connector.getKeyPropertyList());
+                keys.put("type", type); // the other keys (port, address) name both alike
+                return new ObjectName(connector.getDomain(), keys);
             }
         }
         throw new IllegalStateException("No Connector MBean listens on " + port);
