@@ -96,6 +96,23 @@ class KubernetesManifestsTest {
     }
 
     @Test
+    void theProbesPortIsDeclaredAfterTheGatedOneSoThatAPodIsReadyOnlyOnceWarm() {
+        // Tomcat starts connectors in server.xml's order, and the gated one's start returns once its warm-up is over
+        Element gated = serverXml.gatedConnector();
+        Element plain = serverXml.plainConnector();
+        assertTrue((gated.compareDocumentPosition(plain) & org.w3c.dom.Node.DOCUMENT_POSITION_FOLLOWING) != 0,
+                "the plain connector (probes) must follow the gated one in server.xml");
+        assertEquals("${TLSADMIT_WARM_UP_REQUESTS}", gated.getAttribute("warmUpRequests"));
+        assertEquals("${TLSADMIT_WARM_UP_SECONDS}", gated.getAttribute("warmUpSeconds"));
+        int seconds = Integer.parseInt((String) manifests.environment().get("TLSADMIT_WARM_UP_SECONDS").get("value"));
+        Map<String, Object> startup = KubernetesManifests.map(manifests.tomcatContainer(), "startupProbe");
+        int allowed = ((Number) startup.get("periodSeconds")).intValue()
+                * ((Number) startup.get("failureThreshold")).intValue();
+        assertTrue(allowed >= seconds + 60, "the startup probe allows " + allowed + " s for a start that warms up for "
+                + seconds + " s");
+    }
+
+    @Test
     void everyPlaceholderOfServerXmlIsAVariableOfTheTomcatContainer() {
         Map<String, Map<String, Object>> environment = manifests.environment();
         assertTrue(String.valueOf(environment.get("JAVA_OPTS").get("value")).contains(ENVIRONMENT_PROPERTY_SOURCE),
@@ -110,7 +127,8 @@ class KubernetesManifestsTest {
                 }
             }
         }
-        assertTrue(placeholders.containsAll(List.of("TLSADMIT_CPU_REQUEST_MILLICORES", "TLSADMIT_METRICS_ALLOW")),
+        assertTrue(placeholders.containsAll(List.of("TLSADMIT_CPU_REQUEST_MILLICORES", "TLSADMIT_METRICS_ALLOW",
+                        "TLSADMIT_WARM_UP_REQUESTS", "TLSADMIT_WARM_UP_SECONDS")),
                 placeholders::toString);
         for (String name : placeholders) {
             assertTrue(environment.containsKey(name), "server.xml reads ${" + name + "}, which the container does not set");

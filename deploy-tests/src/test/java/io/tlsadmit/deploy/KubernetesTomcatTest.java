@@ -98,6 +98,31 @@ class KubernetesTomcatTest {
     }
 
     @Test
+    void theGatedConnectorWarmsUpWithTheDeploymentsPagesBeforeTomcatReportsStarted() {
+        String pages = String.join(", ", manifestValue("TLSADMIT_WARM_UP_REQUESTS").split(","));
+        List<String> log = tomcat.catalinaOut().lines().toList();
+        int warmUp = indexOf(log, "application warm-up on https-jsse-nio-127.0.0.1-" + tomcat.port("tls") + ": [" + pages + "]");
+        int done = indexOf(log, "application warm-up on https-jsse-nio-127.0.0.1-" + tomcat.port("tls") + " done: ");
+        int started = indexOf(log, "Server startup in");
+        assertTrue(warmUp >= 0 && warmUp < done && done < started, tomcat::tail);
+        // this test's Tomcat has no RUBiS: the warm-up names the pages it could not warm up
+        assertTrue(indexOf(log, "no 2xx or 3xx answer for [" + pages + "]") > done, tomcat::tail);
+    }
+
+    private static int indexOf(List<String> lines, String fragment) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(fragment)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static String manifestValue(String variable) {
+        return (String) manifests.environment().get(variable).get("value");
+    }
+
+    @Test
     void aVariableTheContainerDoesNotSetFailsTheStartNamingTheAttribute() throws IOException {
         Map<String, String> environment = podEnvironment();
         environment.remove("TLSADMIT_CPU_REQUEST_MILLICORES");
@@ -110,8 +135,10 @@ class KubernetesTomcatTest {
     }
 
     private static Map<String, String> podEnvironment() {
-        return new LinkedHashMap<>(PodEnvironment.of(manifests.tomcatContainer(), Map.of("metadata.name", POD),
-                Map.of("tlsadmit-keystore/password", TestKeystore.PASSWORD)));
+        Map<String, String> environment = new LinkedHashMap<>(PodEnvironment.of(manifests.tomcatContainer(),
+                Map.of("metadata.name", POD), Map.of("tlsadmit-keystore/password", TestKeystore.PASSWORD)));
+        environment.put("TLSADMIT_WARM_UP_SECONDS", "1"); // the Deployment's pages, for a second instead of its 15
+        return environment;
     }
 
     /** A pod's Tomcat with this environment, built and with its server.xml and keystore in place; not started. */
