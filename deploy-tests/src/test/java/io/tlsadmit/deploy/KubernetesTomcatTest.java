@@ -107,6 +107,8 @@ class KubernetesTomcatTest {
         assertTrue(warmUp >= 0 && warmUp < done && done < started, tomcat::tail);
         // this test's Tomcat has no RUBiS: the warm-up names the pages it could not warm up
         assertTrue(indexOf(log, "no 2xx or 3xx answer for [" + pages + "]") > done, tomcat::tail);
+        // and its hundreds of requests stay out of the access log on stdout
+        assertTrue(log.stream().noneMatch(line -> line.contains("\"GET /rubis/")), tomcat::tail);
     }
 
     private static int indexOf(List<String> lines, String fragment) {

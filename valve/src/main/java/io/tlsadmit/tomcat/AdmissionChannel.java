@@ -78,6 +78,8 @@ final class AdmissionChannel extends SecureNioChannel {
     private final boolean drivesByThread;
     private final PendingHellos.Entry pending = new PendingHellos.Entry(this);
     private boolean handshakeStarted;
+    /** Opened by the connector's own application warm-up, not by a client. */
+    private boolean warmUp;
     /** Why the slow-hello limits closed this connection while it waited for its hello (set by the acceptor). */
     private volatile SlowHelloReason evicted;
     /**
@@ -117,6 +119,7 @@ final class AdmissionChannel extends SecureNioChannel {
         evicted = null;
         renegotiations.reset();
         dispatchedNanos = 0;
+        warmUp = channel != null && endpoint.acceptedWarmUp();
         if (channel == null) {
             return;
         }
@@ -489,6 +492,11 @@ final class AdmissionChannel extends SecureNioChannel {
         return verdict == null ? null : verdict.name();
     }
 
+    /** Whether the connector's own application warm-up opened this connection. */
+    boolean isWarmUp() {
+        return warmUp;
+    }
+
     /** FULL or RESUMED as the server's first flight showed; null before it. */
     String handshakeName() {
         return serverHello.kind() == null ? null : serverHello.kind().name();
@@ -502,6 +510,6 @@ final class AdmissionChannel extends SecureNioChannel {
         }
         Verdict verdict = admission.verdict();
         return new AdmittedSslSupport(engineSupport, verdict == null ? null : verdict.name(),
-                serverHello.kind() == null ? null : serverHello.kind().name());
+                serverHello.kind() == null ? null : serverHello.kind().name(), warmUp);
     }
 }

@@ -96,6 +96,7 @@ public class AdmissionNioEndpoint extends NioEndpoint {
     private long acceptedSource;
     private long acceptedHost;
     private boolean acceptedBypass;
+    private boolean acceptedWarmUp;
 
     /** The connector's gate and what else its settings tell this endpoint; set by the protocol at init. */
     void gate(ConnectorGate gate, GateConfig config, SlowHelloLimits limits) {
@@ -122,6 +123,11 @@ public class AdmissionNioEndpoint extends NioEndpoint {
     /** Whether the connection being set up comes from a bypass address (acceptor thread only). */
     boolean acceptedBypass() {
         return acceptedBypass;
+    }
+
+    /** Whether the connection being set up is the application warm-up's ({@link RequestWarmUp}). */
+    boolean acceptedWarmUp() {
+        return acceptedWarmUp;
     }
 
     PendingHellos pendingHellos() {
@@ -307,7 +313,8 @@ public class AdmissionNioEndpoint extends NioEndpoint {
             return false;
         }
         // The warm-up is not a client: it neither spends nor waits for the budget.
-        acceptedBypass = warming != null || bypassAddresses.contains(remote);
+        acceptedWarmUp = warming != null;
+        acceptedBypass = acceptedWarmUp || bypassAddresses.contains(remote);
         if (peekOnAccept && !acceptedBypass) {
             Verdict verdict = peek(socket, current);
             Decision decision = verdict == null ? null

@@ -12,4 +12,7 @@ public interface AdmittedConnection {
 
     /** {@code FULL} or {@code RESUMED} as the ServerHello showed; {@code null} if unknown. */
     String handshake();
+
+    /** Whether the connector's own application warm-up ({@code warmUpRequests}) made the request, not a client. */
+    boolean warmUp();
 }

@@ -25,13 +25,13 @@ final class AdmittedHttp11Processor extends Http11Processor {
         ServletConnection connection = super.getServletConnection();
         SocketWrapperBase<?> wrapper = getSocketWrapper();
         if (connection != null && wrapper != null && wrapper.getSocket() instanceof AdmissionChannel channel) {
-            return new Admitted(connection, channel.verdictName(), channel.handshakeName());
+            return new Admitted(connection, channel.verdictName(), channel.handshakeName(), channel.isWarmUp());
         }
         return connection;
     }
 
     /** Tomcat's connection, plus the gate's verdict and truth. */
-    private record Admitted(ServletConnection connection, String verdict, String handshake)
+    private record Admitted(ServletConnection connection, String verdict, String handshake, boolean warmUp)
             implements ServletConnection, AdmittedConnection {
 
         @Override

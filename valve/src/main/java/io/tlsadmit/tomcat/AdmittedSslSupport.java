@@ -11,10 +11,12 @@ final class AdmittedSslSupport implements SSLSupport, SSLSessionManager, Admitte
     private final SSLSupport delegate;
     private final String verdict;
     private final String handshake;
+    private final boolean warmUp;
 
-    AdmittedSslSupport(SSLSupport delegate, String verdict, String handshake) {
+    AdmittedSslSupport(SSLSupport delegate, String verdict, String handshake, boolean warmUp) {
         this.delegate = delegate;
         this.verdict = verdict;
+        this.warmUp = warmUp;
         this.handshake = handshake;
     }
 
@@ -26,6 +28,11 @@ final class AdmittedSslSupport implements SSLSupport, SSLSessionManager, Admitte
     @Override
     public String handshake() {
         return handshake;
+    }
+
+    @Override
+    public boolean warmUp() {
+        return warmUp;
     }
 
     @Override

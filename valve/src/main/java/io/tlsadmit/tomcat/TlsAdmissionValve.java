@@ -35,12 +35,15 @@ import org.apache.tomcat.util.net.SecureNioChannel;
  * binds their counters to a Prometheus registry; it answers {@code metricsPath} for peers whose socket
  * address matches {@code metricsAllow} (the TCP peer, never an address a {@code RemoteIpValve} took from
  * a forwarded header: a client behind a trusted proxy could claim any), and tells every other request how its connection was admitted
- * (request attributes {@value #VERDICT_ATTRIBUTE} and {@value #HANDSHAKE_ATTRIBUTE}).
+ * (request attributes {@value #VERDICT_ATTRIBUTE} and {@value #HANDSHAKE_ATTRIBUTE}; {@value #WARM_UP_ATTRIBUTE} on the
+ * connector's own warm-up requests, so that an {@code AccessLogValve} with that {@code conditionUnless} leaves them out).
  */
 public class TlsAdmissionValve extends ValveBase {
 
     public static final String VERDICT_ATTRIBUTE = "io.tlsadmit.verdict";
     public static final String HANDSHAKE_ATTRIBUTE = "io.tlsadmit.handshake";
+    /** Set ({@code Boolean.TRUE}) on the requests of the connector's application warm-up ({@code warmUpRequests}). */
+    public static final String WARM_UP_ATTRIBUTE = "io.tlsadmit.warmUp";
     /** The oldest Tomcat release the gate works on. */
     public static final String MINIMUM_TOMCAT = "11.0.12";
     private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
@@ -267,6 +270,9 @@ public class TlsAdmissionValve extends ValveBase {
             }
             if (c.handshake() != null) {
                 request.setAttribute(HANDSHAKE_ATTRIBUTE, c.handshake());
+            }
+            if (c.warmUp()) {
+                request.setAttribute(WARM_UP_ATTRIBUTE, Boolean.TRUE);
             }
         }
         NewSessionAdmission sessions = newSessions;

@@ -17,6 +17,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -81,7 +82,10 @@ class WarmUpIT {
                         .attribute("warmUpSeconds", "3"))
                 // the probes' plain port, declared after the gated one (docs/deploy.md): Tomcat starts it after
                 .connector(ConnectorSpec.http("probes"))
-                .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\"/>")
+                .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\"/>\n"
+                        + "<Valve className=\"org.apache.catalina.valves.AccessLogValve\" directory=\"logs\" prefix=\"access\""
+                        + " suffix=\".log\" rotatable=\"false\" buffered=\"false\" pattern=\"%r %s\""
+                        + " conditionUnless=\"" + TlsAdmissionValve.WARM_UP_ATTRIBUTE + "\"/>")
                 .build();
         int port = tomcat.port("gate");
         int probes = tomcat.port("probes");
@@ -143,6 +147,12 @@ class WarmUpIT {
             // The budget (1 token) is untouched: the first real client gets it, and the server now serves.
             assertTrue(OpenSslClient.to(port, keystore).run().fullHandshake());
             assertEquals("page\n", GatedTomcat.get(keystore, port, "/page.txt").body());
+            // The warm-up's thousands of requests are marked, and an access log can leave them out. The log holds the
+            // probes' and this test's requests for /page.txt; /index.html and /missing.txt only the warm-up asked for.
+            List<String> accessLog = Files.readAllLines(tomcat.base().resolve("logs/access.log"));
+            assertTrue(accessLog.contains("GET /page.txt HTTP/1.1 200"), accessLog::toString);
+            assertTrue(accessLog.stream().noneMatch(l -> l.contains("/index.html") || l.contains("/missing.txt")),
+                    accessLog::toString);
         } finally {
             started.set(true);
         }
