@@ -520,7 +520,10 @@ public class AdmissionNioEndpoint extends NioEndpoint {
                 engine.setEnabledCipherSuites(config.getEnabledCiphers());
                 return engine;
             }, count, WARM_UP_LIMIT);
-            getLog().info("tlsadmit: TLS warm-up on " + getName() + " (" + certificate.getType() + " certificate): " + result);
+            // a <Certificate> without type="..." says UNDEFINED, which reads like a fault in the log
+            String type = certificate.getType() == SSLHostConfigCertificate.Type.UNDEFINED ? ""
+                    : certificate.getType() + " ";
+            getLog().info("tlsadmit: TLS warm-up on " + getName() + " (" + type + "certificate): " + result);
             serverCost = Math.max(serverCost, result.serverCpuNanos());
         }
         // An adaptive budget starts from the cost just measured on this key, not from a guess; with several
