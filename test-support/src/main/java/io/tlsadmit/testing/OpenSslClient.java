@@ -21,6 +21,7 @@ public final class OpenSslClient {
     private final Path caFile;
     private final List<String> options = new ArrayList<>();
     private String path = "/";
+    private String serverName = "localhost";
     private boolean renegotiate;
 
     private OpenSslClient(int port, Path caFile) {
@@ -28,7 +29,7 @@ public final class OpenSslClient {
         this.caFile = caFile;
     }
 
-    /** A client of 127.0.0.1:port sending SNI {@code localhost} and trusting the keystore's certificate. */
+    /** A client of 127.0.0.1:port sending SNI (and Host) {@code localhost} and trusting the keystore's certificate. */
     public static OpenSslClient to(int port, TestKeystore keystore) {
         return new OpenSslClient(port, keystore.certificatePem());
     }
@@ -70,6 +71,12 @@ public final class OpenSslClient {
         return this;
     }
 
+    /** The host name sent as SNI and in the request's {@code Host} header (Tomcat answers 400 when they differ). */
+    public OpenSslClient serverName(String name) {
+        this.serverName = name;
+        return this;
+    }
+
     public OpenSslClient path(String path) {
         this.path = path;
         return this;
@@ -85,12 +92,12 @@ public final class OpenSslClient {
         // s_client reads its command letters (R) only without -ign_eof; then stdin must stay open until the
         // server has answered, or its end would close the connection first.
         List<String> command = new ArrayList<>(List.of("openssl", "s_client", "-connect", "127.0.0.1:" + port,
-                "-servername", "localhost", "-CAfile", caFile.toString(), "-verify_return_error"));
+                "-servername", serverName, "-CAfile", caFile.toString(), "-verify_return_error"));
         if (!renegotiate) {
             command.add("-ign_eof");
         }
         command.addAll(options);
-        String request = "GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+        String request = "GET " + path + " HTTP/1.1\r\nHost: " + serverName + "\r\nConnection: close\r\n\r\n";
         try {
             Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
             CompletableFuture<byte[]> output = CompletableFuture.supplyAsync(() -> {

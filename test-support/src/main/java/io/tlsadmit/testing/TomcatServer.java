@@ -339,6 +339,7 @@ public final class TomcatServer implements AutoCloseable {
         private final List<ConnectorSpec> connectors = new ArrayList<>();
         private final StringBuilder serverListeners = new StringBuilder();
         private final StringBuilder engineXml = new StringBuilder();
+        private final StringBuilder serviceXml = new StringBuilder();
         private final List<Path> libs = new ArrayList<>();
         private final List<Path> webapps = new ArrayList<>();
         private final Map<String, String> files = new LinkedHashMap<>();
@@ -384,6 +385,12 @@ public final class TomcatServer implements AutoCloseable {
         /** A {@code <Listener className=...>} on the Server, e.g. Tomcat's OpenSSL lifecycle listener. */
         public Builder serverListener(String className) {
             serverListeners.append("  <Listener className=\"").append(Xml.escape(className)).append("\"/>\n");
+            return this;
+        }
+
+        /** Raw XML placed inside {@code <Service>} before the connectors, e.g. an {@code <Executor .../>} they share. */
+        public Builder serviceXml(String xml) {
+            serviceXml.append("    ").append(xml).append('\n');
             return this;
         }
 
@@ -506,6 +513,7 @@ public final class TomcatServer implements AutoCloseable {
             xml.append("  <Listener className=\"org.apache.catalina.startup.VersionLoggerListener\"/>\n");
             xml.append(serverListeners);
             xml.append("  <Service name=\"Catalina\">\n");
+            xml.append(serviceXml);
             for (ConnectorSpec connector : connectors) {
                 xml.append(connector.toXml(ports.get(connector.name())));
             }

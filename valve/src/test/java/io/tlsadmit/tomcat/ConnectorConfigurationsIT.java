@@ -1,0 +1,138 @@
+package io.tlsadmit.tomcat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tlsadmit.testing.OpenSslClient;
+import io.tlsadmit.testing.TestKeystore;
+import io.tlsadmit.testing.TomcatDistribution;
+import io.tlsadmit.testing.TomcatServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The gate under connector settings that production servers use and the other tests leave at Tomcat's defaults:
+ * a small {@code maxConnections}, a shared {@code <Executor>}, and several hosts with their own certificates (SNI),
+ * each with its own session cache.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ConnectorConfigurationsIT {
+
+    private static final String OTHER_HOST = "other.test";
+
+    private final TomcatDistribution distribution = GatedTomcat.distribution();
+    private final TestKeystore keystore = GatedTomcat.keystore(distribution);
+    private TestKeystore otherHost;
+    private Path sessions;
+    private TomcatServer tomcat;
+
+    @BeforeAll
+    void start() throws IOException {
+        Path dir = Files.createTempDirectory(distribution.home().getParent(), "configurations-");
+        otherHost = TestKeystore.create(dir.resolve("other-host"));
+        sessions = Files.createDirectories(dir.resolve("sessions"));
+        tomcat = GatedTomcat.base(distribution, "connector-configurations")
+                .serviceXml("<Executor name=\"shared\" namePrefix=\"shared-exec-\" maxThreads=\"20\" minSpareThreads=\"2\"/>")
+                // two connection slots: one a refusal kept would wedge the connector
+                .connector(GatedTomcat.gated("limited", keystore, "0", "0").attribute("maxConnections", "2"))
+                .connector(GatedTomcat.gated("limited-channel", keystore, "0", "0").attribute("maxConnections", "2")
+                        .attribute("nativePeek", "false"))
+                .connector(GatedTomcat.gated("pooled", keystore, "1000", "1000").attribute("executor", "shared"))
+                .connector(GatedTomcat.gated("hosts", keystore, "1000", "1000").nested(
+                        "<SSLHostConfig hostName=\"" + OTHER_HOST + "\" protocols=\"TLSv1.2+TLSv1.3\">"
+                                + "<Certificate certificateKeystoreFile=\"" + otherHost.path() + "\""
+                                + " certificateKeystorePassword=\"" + otherHost.password() + "\""
+                                + " certificateKeystoreType=\"PKCS12\"/></SSLHostConfig>"))
+                .build()
+                .start();
+    }
+
+    @AfterAll
+    void stop() {
+        if (tomcat != null) {
+            tomcat.close();
+        }
+    }
+
+    @AfterEach
+    void closeTheBudgetsAgain() {
+        GatedTomcat.budget(GatedTomcat.gate(tomcat, tomcat.port("limited")), 0, 0);
+        GatedTomcat.budget(GatedTomcat.gate(tomcat, tomcat.port("limited-channel")), 0, 0);
+        GatedTomcat.budget(GatedTomcat.gate(tomcat, tomcat.port("hosts")), 1000, 1000);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"limited", "limited-channel"})
+    void everyRefusedConnectionGivesItsMaxConnectionsSlotBack(String connector) {
+        // refused on accept from the peek ("limited"), or by the channel on a worker ("limited-channel")
+        int port = tomcat.port(connector);
+        GateMXBean gate = GatedTomcat.gate(tomcat, port);
+        long refused = gate.getNewRefused();
+        for (int i = 0; i < 12; i++) {
+            OpenSslClient.Result result = OpenSslClient.to(port, keystore).run();
+            assertFalse(result.handshakeCompleted(), result.output());
+        }
+        assertEquals(refused + 12, gate.getNewRefused());
+        GatedTomcat.budget(gate, 1000, 1000);
+        // with a slot kept per refusal the acceptor would wait for one forever, and this client with it
+        for (int i = 0; i < 3; i++) {
+            OpenSslClient.Result served = OpenSslClient.to(port, keystore).path("/index.html").run();
+            assertEquals(200, served.httpStatus(), served.output());
+        }
+    }
+
+    @Test
+    void aConnectorOnASharedExecutorServesAndItsGateDecides() {
+        int port = tomcat.port("pooled");
+        assertEquals(200, OpenSslClient.to(port, keystore).path("/index.html").run().httpStatus());
+        assertTrue(tomcat.catalinaOut().lines().noneMatch(l -> l.contains("SEVERE")), tomcat::tail);
+        GateMXBean gate = GatedTomcat.gate(tomcat, port);
+        GatedTomcat.budget(gate, 0, 0);
+        try {
+            long refused = gate.getNewRefused();
+            assertFalse(OpenSslClient.to(port, keystore).run().handshakeCompleted());
+            assertEquals(refused + 1, gate.getNewRefused());
+        } finally {
+            GatedTomcat.budget(gate, 1000, 1000);
+        }
+    }
+
+    @Test
+    void eachHostsSessionsResumeFromItsOwnCacheOnAnEmptyBudget() {
+        int port = tomcat.port("hosts");
+        Path sessionId = sessions.resolve("other-host-12.pem");
+        Path ticket = sessions.resolve("other-host-13.pem");
+        // -verify_return_error with the other host's certificate as the only CA: it is what SNI other.test gets
+        assertTrue(otherHostClient(port).tls12().noTicket().saveSession(sessionId).run().fullHandshake());
+        assertTrue(otherHostClient(port).tls13().saveSession(ticket).run().fullHandshake());
+
+        GateMXBean gate = GatedTomcat.gate(tomcat, port);
+        GatedTomcat.budget(gate, 0, 0);
+        long refused = gate.getNewRefused();
+        OpenSslClient.Result byId = otherHostClient(port).tls12().noTicket().resume(sessionId).path("/index.html").run();
+        assertTrue(byId.reused(), "a TLS 1.2 session id of the other host's cache: " + byId.output());
+        assertEquals(200, byId.httpStatus(), byId.output());
+        OpenSslClient.Result byTicket = otherHostClient(port).tls13().resume(ticket).path("/index.html").run();
+        assertTrue(byTicket.reused(), byTicket.output());
+        assertEquals(200, byTicket.httpStatus(), byTicket.output());
+        assertEquals(refused, gate.getNewRefused(), "no resumption refused");
+
+        // The default host's cache does not hold the other host's session id: offered there, it is a new client.
+        OpenSslClient.Result elsewhere = OpenSslClient.to(port, keystore).tls12().noTicket().resume(sessionId).run();
+        assertFalse(elsewhere.handshakeCompleted(), elsewhere.output());
+        assertEquals(refused + 1, gate.getNewRefused());
+    }
+
+    private OpenSslClient otherHostClient(int port) {
+        return OpenSslClient.to(port, otherHost).serverName(OTHER_HOST);
+    }
+}
