@@ -70,11 +70,15 @@ public final class RequestWarmUp {
      *                          {@link CompilationMXBean#getTotalCompilationTime()} reports it (elapsed, not CPU: on a
      *                          busy CPU it includes waiting for it); -1 where the JVM does not report it
      * @param compileMillisLastSecond  the same over its last second: close to 0 when it ran long enough
+     * @param cpuMillisPerRequest the process's CPU per request answered in each whole second of the warm-up (the
+     *                          server's side and the warm-up's own clients, which run in the same JVM): how far the
+     *                          code got; empty where the JVM does not report its CPU time
      * @param pathsNeverAnswered paths that never got a 2xx or 3xx: a typo, or a page needing a login
      * @param firstFailure      the first failure's description, or null
      */
     public record Result(long requests, long[] byStatusClass, long connections, long failures, long wallNanos,
-            long compileMillis, long compileMillisLastSecond, List<String> pathsNeverAnswered, String firstFailure) {
+            long compileMillis, long compileMillisLastSecond, List<Double> cpuMillisPerRequest,
+            List<String> pathsNeverAnswered, String firstFailure) {
 
         @Override
         public String toString() {
@@ -86,10 +90,22 @@ public final class RequestWarmUp {
             }
             return String.format(Locale.ROOT, "%d requests (%s) on %d connections in %.1f s, %d failed%s; JIT"
                             + " compilations took %s during it and %s in its last second (summed over the compiler"
-                            + " threads)", requests,
+                            + " threads)%s", requests,
                     statuses.length() == 0 ? "none answered" : statuses, connections, wallNanos / 1e9, failures,
                     firstFailure == null ? "" : " (first: " + firstFailure + ")", millis(compileMillis),
-                    millis(compileMillisLastSecond));
+                    millis(compileMillisLastSecond), cpuPerRequest());
+        }
+
+        /** The CPU per request of the first and the last second, and of each second in between when few. */
+        private String cpuPerRequest() {
+            if (cpuMillisPerRequest.isEmpty()) {
+                return "";
+            }
+            StringBuilder seconds = new StringBuilder();
+            for (double ms : cpuMillisPerRequest) {
+                seconds.append(seconds.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.2f", ms));
+            }
+            return "; process CPU per request, by second: " + seconds + " ms";
         }
 
         private static String millis(long ms) {
@@ -134,17 +150,36 @@ public final class RequestWarmUp {
             threads.add(thread);
         }
         long jitBeforeLastSecond = jitStart;
+        List<Double> cpuPerRequest = new ArrayList<>();
         try {
             long lastSecond = deadline - 1_000_000_000L;
+            boolean lastSecondSeen = false;
+            long nextSample = start + 1_000_000_000L;
+            long requestsBefore = 0;
+            long cpuBefore = processCpuNanos();
             for (Thread thread : threads) {
-                long wait = (lastSecond - System.nanoTime()) / 1_000_000L;
-                if (wait > 0) {
-                    thread.join(wait);
+                while (thread.isAlive()) {
+                    long now = System.nanoTime();
+                    if (!lastSecondSeen && now >= lastSecond) {
+                        jitBeforeLastSecond = timed ? jit.getTotalCompilationTime() : 0;
+                        lastSecondSeen = true;
+                    }
+                    if (now >= nextSample) {
+                        long requests = tally.requests.sum();
+                        long cpuNow = processCpuNanos();
+                        if (cpuNow >= 0 && requests > requestsBefore) {
+                            cpuPerRequest.add((cpuNow - cpuBefore) / 1e6 / (requests - requestsBefore));
+                        }
+                        requestsBefore = requests;
+                        cpuBefore = cpuNow;
+                        nextSample += 1_000_000_000L;
+                    }
+                    long wake = Math.min(nextSample, lastSecondSeen ? nextSample : lastSecond);
+                    thread.join(Math.max(1, (wake - System.nanoTime()) / 1_000_000L));
                 }
             }
-            jitBeforeLastSecond = timed ? jit.getTotalCompilationTime() : 0;
-            for (Thread thread : threads) {
-                thread.join();
+            if (!lastSecondSeen) {
+                jitBeforeLastSecond = timed ? jit.getTotalCompilationTime() : 0; // ended early: its last second is now
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -163,12 +198,18 @@ public final class RequestWarmUp {
             statuses[i] = tally.byStatusClass.get(i);
         }
         return new Result(tally.requests.sum(), statuses, tally.connections.sum(), tally.failures.sum(), wall,
-                timed ? jitEnd - jitStart : -1, timed ? jitEnd - jitBeforeLastSecond : -1, List.copyOf(neverAnswered),
-                tally.firstFailure.get());
+                timed ? jitEnd - jitStart : -1, timed ? jitEnd - jitBeforeLastSecond : -1, List.copyOf(cpuPerRequest),
+                List.copyOf(neverAnswered), tally.firstFailure.get());
     }
 
     private static Result failed(List<String> paths, String why) {
-        return new Result(0, new long[5], 0, 1, 0, -1, -1, List.copyOf(paths), why);
+        return new Result(0, new long[5], 0, 1, 0, -1, -1, List.of(), List.copyOf(paths), why);
+    }
+
+    /** The process's CPU time in nanoseconds, where the JVM reports it ({@code com.sun.management}); else -1. */
+    private static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : -1;
     }
 
     /** Counts shared by the clients. */
