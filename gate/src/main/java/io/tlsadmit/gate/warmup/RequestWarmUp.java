@@ -58,6 +58,13 @@ public final class RequestWarmUp {
     private RequestWarmUp() {
     }
 
+    /** Spans the per-second CPU figures are summed into for the log line. */
+    static final int SUMMARY_BUCKETS = 12;
+
+    /** One whole second of a warm-up: requests answered in it, and the process's CPU time then. */
+    public record Second(long requests, long cpuNanos) {
+    }
+
     /**
      * What a warm-up did.
      *
@@ -70,14 +77,14 @@ public final class RequestWarmUp {
      *                          {@link CompilationMXBean#getTotalCompilationTime()} reports it (elapsed, not CPU: on a
      *                          busy CPU it includes waiting for it); -1 where the JVM does not report it
      * @param compileMillisLastSecond  the same over its last second: close to 0 when it ran long enough
-     * @param cpuMillisPerRequest the process's CPU per request answered in each whole second of the warm-up (the
-     *                          server's side and the warm-up's own clients, which run in the same JVM): how far the
-     *                          code got; empty where the JVM does not report its CPU time
+     * @param seconds           each whole second of the warm-up: requests answered and the process's CPU (the
+     *                          server's side, the warm-up's own clients, which run in the same JVM, and the JIT's
+     *                          threads); empty where the JVM does not report its CPU time
      * @param pathsNeverAnswered paths that never got a 2xx or 3xx: a typo, or a page needing a login
      * @param firstFailure      the first failure's description, or null
      */
     public record Result(long requests, long[] byStatusClass, long connections, long failures, long wallNanos,
-            long compileMillis, long compileMillisLastSecond, List<Double> cpuMillisPerRequest,
+            long compileMillis, long compileMillisLastSecond, List<Second> seconds,
             List<String> pathsNeverAnswered, String firstFailure) {
 
         @Override
@@ -96,16 +103,27 @@ public final class RequestWarmUp {
                     millis(compileMillisLastSecond), cpuPerRequest());
         }
 
-        /** The CPU per request of the first and the last second, and of each second in between when few. */
+        /**
+         * The process's CPU per request over the warm-up, in at most {@link #SUMMARY_BUCKETS} spans of whole seconds:
+         * still falling in the last ones means the code was still getting faster when the warm-up ended.
+         */
         private String cpuPerRequest() {
-            if (cpuMillisPerRequest.isEmpty()) {
+            if (seconds.isEmpty()) {
                 return "";
             }
-            StringBuilder seconds = new StringBuilder();
-            for (double ms : cpuMillisPerRequest) {
-                seconds.append(seconds.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.2f", ms));
+            int span = (seconds.size() + SUMMARY_BUCKETS - 1) / SUMMARY_BUCKETS;
+            StringBuilder out = new StringBuilder();
+            for (int from = 0; from < seconds.size(); from += span) {
+                long requests = 0;
+                long cpu = 0;
+                for (Second second : seconds.subList(from, Math.min(seconds.size(), from + span))) {
+                    requests += second.requests();
+                    cpu += second.cpuNanos();
+                }
+                out.append(out.length() == 0 ? "" : ", ")
+                        .append(requests == 0 ? "-" : String.format(Locale.ROOT, "%.2f", cpu / 1e6 / requests));
             }
-            return "; process CPU per request, by second: " + seconds + " ms";
+            return "; process CPU per request over each " + (span == 1 ? "second" : span + " s") + ": " + out + " ms";
         }
 
         private static String millis(long ms) {
@@ -150,7 +168,7 @@ public final class RequestWarmUp {
             threads.add(thread);
         }
         long jitBeforeLastSecond = jitStart;
-        List<Double> cpuPerRequest = new ArrayList<>();
+        List<Second> seconds = new ArrayList<>();
         try {
             long lastSecond = deadline - 1_000_000_000L;
             boolean lastSecondSeen = false;
@@ -167,8 +185,8 @@ public final class RequestWarmUp {
                     if (now >= nextSample) {
                         long requests = tally.requests.sum();
                         long cpuNow = processCpuNanos();
-                        if (cpuNow >= 0 && requests > requestsBefore) {
-                            cpuPerRequest.add((cpuNow - cpuBefore) / 1e6 / (requests - requestsBefore));
+                        if (cpuNow >= 0 && cpuBefore >= 0) {
+                            seconds.add(new Second(requests - requestsBefore, cpuNow - cpuBefore));
                         }
                         requestsBefore = requests;
                         cpuBefore = cpuNow;
@@ -198,7 +216,7 @@ public final class RequestWarmUp {
             statuses[i] = tally.byStatusClass.get(i);
         }
         return new Result(tally.requests.sum(), statuses, tally.connections.sum(), tally.failures.sum(), wall,
-                timed ? jitEnd - jitStart : -1, timed ? jitEnd - jitBeforeLastSecond : -1, List.copyOf(cpuPerRequest),
+                timed ? jitEnd - jitStart : -1, timed ? jitEnd - jitBeforeLastSecond : -1, List.copyOf(seconds),
                 List.copyOf(neverAnswered), tally.firstFailure.get());
     }
 

@@ -80,9 +80,30 @@ class RequestWarmUpTest {
             assertEquals(List.of("/missing"), result.pathsNeverAnswered());
             assertEquals(0, result.failures(), result.toString());
             assertTrue(result.toString().contains(" requests (2xx "), result.toString());
+            // the one whole second of a 1.5 s warm-up, measured: its requests, and CPU that the server spent on them
+            assertEquals(1, result.seconds().size(), result.toString());
+            RequestWarmUp.Second first = result.seconds().get(0);
+            assertTrue(first.requests() > 0 && first.requests() <= result.requests(), result.toString());
+            assertTrue(first.cpuNanos() > 0, result.toString());
+            assertTrue(result.toString().contains("; process CPU per request over each second: "), result.toString());
         } finally {
             server.stop(0);
         }
+    }
+
+    @Test
+    void theLogLineSumsTheSecondsIntoAtMostTwelveSpansWeightedByRequests() {
+        List<RequestWarmUp.Second> seconds = new java.util.ArrayList<>();
+        for (int i = 0; i < 25; i++) {
+            // 100 requests a second; CPU per request falls 4, 3, 2, 2, 2... ms; the 25th second alone
+            seconds.add(new RequestWarmUp.Second(i == 1 ? 300 : 100, i == 0 ? 400_000_000L : i == 1 ? 900_000_000L
+                    : 200_000_000L));
+        }
+        RequestWarmUp.Result result = new RequestWarmUp.Result(2_700, new long[] {0, 2_700, 0, 0, 0}, 340, 0,
+                25_200_000_000L, 1_000, 10, seconds, List.of(), null);
+        // spans of 3 s: (400 + 900 + 200 ms) / 500 requests = 3.00 ms, then 2.00 ms, and the 25th second alone
+        assertTrue(result.toString().endsWith("; process CPU per request over each 3 s: 3.00, 2.00, 2.00, 2.00, 2.00,"
+                + " 2.00, 2.00, 2.00, 2.00 ms"), result.toString());
     }
 
     @Test
