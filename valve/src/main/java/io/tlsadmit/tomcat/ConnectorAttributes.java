@@ -32,7 +32,12 @@ final class ConnectorAttributes {
     static final String FULL_HANDSHAKE_NICE = "fullHandshakeNice";
     static final String WARM_UP_REQUESTS = "warmUpRequests";
     static final String WARM_UP_SECONDS = "warmUpSeconds";
-    static final int DEFAULT_WARM_UP_SECONDS = 15;
+    /**
+     * With RUBiS on one CPU the process still spent 1.6–2.1× its final CPU per request after 15 s of warm-up, 1.0–1.4×
+     * after 30 s (docs/results/2026-11-27-warm-up-curve); a flash crowd after 30 s completed 1,790 sessions, after
+     * 15 s 1,526–1,648 (docs/benchmarks.md section 4).
+     */
+    static final int DEFAULT_WARM_UP_SECONDS = 30;
     static final int MAX_WARM_UP_SECONDS = 600;
     /** A request target as sent on the wire: an absolute path, visible ASCII (percent-encode the rest). */
     private static final Pattern REQUEST_TARGET = Pattern.compile("/[\\x21-\\x7e]*");

@@ -41,7 +41,7 @@ class ConnectorAttributesTest {
         assertTrue(attributes.shortestWorkFirst());
         assertEquals(64, attributes.warmUpHandshakes());
         assertEquals(List.of(), attributes.warmUpRequests(), "no application warm-up unless pages are named");
-        assertEquals(Duration.ofSeconds(15), attributes.warmUpDuration());
+        assertEquals(Duration.ofSeconds(30), attributes.warmUpDuration());
     }
 
     @Test
