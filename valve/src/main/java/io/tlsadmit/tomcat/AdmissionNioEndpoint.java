@@ -477,14 +477,17 @@ public class AdmissionNioEndpoint extends NioEndpoint {
         }
     }
 
-    /** Tomcat's empty wake-up connection does not reach an acceptor under {@code TCP_DEFER_ACCEPT}: see {@link DeferredAcceptWake}. */
+    /**
+     * Tomcat's empty wake-up connection would not reach an acceptor under {@code TCP_DEFER_ACCEPT}
+     * ({@link DeferredAcceptWake}).
+     */
     @Override
     protected void unlockAccept() {
-        Acceptor<SocketChannel> blocked = acceptor;
         if (!deferringAccept) {
             super.unlockAccept();
             return;
         }
+        Acceptor<SocketChannel> blocked = acceptor;
         if (blocked == null || blocked.getState() != Acceptor.AcceptorState.RUNNING) {
             return;
         }

@@ -8,14 +8,13 @@ import io.tlsadmit.testing.OpenSslClient;
 import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;
 import io.tlsadmit.testing.TomcatServer;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -32,14 +31,13 @@ class ConnectorConfigurationsIT {
     private final TomcatDistribution distribution = GatedTomcat.distribution();
     private final TestKeystore keystore = GatedTomcat.keystore(distribution);
     private TestKeystore otherHost;
-    private Path sessions;
     private TomcatServer tomcat;
+    @TempDir
+    Path sessions;
 
     @BeforeAll
-    void start() throws IOException {
-        Path dir = Files.createTempDirectory(distribution.home().getParent(), "configurations-");
-        otherHost = TestKeystore.create(dir.resolve("other-host"));
-        sessions = Files.createDirectories(dir.resolve("sessions"));
+    void start() {
+        otherHost = GatedTomcat.freshKeystore(distribution);
         tomcat = GatedTomcat.base(distribution, "connector-configurations")
                 .serviceXml("<Executor name=\"shared\" namePrefix=\"shared-exec-\" maxThreads=\"20\" minSpareThreads=\"2\"/>")
                 // two connection slots: one a refusal kept would wedge the connector

@@ -10,7 +10,6 @@ import io.tlsadmit.testing.OpenSslClient;
 import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;
 import io.tlsadmit.testing.TomcatServer;
-import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,6 +23,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -45,15 +45,13 @@ class ConnectorLifecycleIT {
     /** The rotating connector's certificate at start, and the one that replaces it in its keystore file. */
     private TestKeystore before;
     private TestKeystore after;
-    private Path sessions;
+    @TempDir
+    Path sessions;
 
     @BeforeAll
-    void start() throws IOException {
-        // Fresh keys: TestKeystore reuses what it finds in a directory, and the rotation overwrites a keystore file.
-        Path keys = Files.createTempDirectory(distribution.home().getParent(), "rotation-");
-        before = TestKeystore.create(keys.resolve("before"));
-        after = TestKeystore.create(keys.resolve("after"));
-        sessions = Files.createDirectories(keys.resolve("sessions"));
+    void start() {
+        before = GatedTomcat.freshKeystore(distribution); // the rotation overwrites its file
+        after = GatedTomcat.freshKeystore(distribution);
         tomcat = GatedTomcat.base(distribution, "connector-lifecycle")
                 .connector(ConnectorSpec.https("stock", keystore).sslHostConfig("protocols", "TLSv1.2+TLSv1.3"))
                 .connector(GatedTomcat.gated("gated", keystore, "1000", "1000")

@@ -52,6 +52,18 @@ final class GatedTomcat {
     }
 
     /**
+     * A keystore with a key of its own, in a new directory: {@link TestKeystore} reuses what it finds in a directory,
+     * and a test that overwrites a keystore file or needs a second certificate must not share it.
+     */
+    static TestKeystore freshKeystore(TomcatDistribution distribution) {
+        try {
+            return TestKeystore.create(Files.createTempDirectory(distribution.home().getParent(), "keystore-"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
      * A TLS connector with the gate and a static budget (these tests count exact rates), TLS 1.2 and
      * 1.3, and a short connectionTimeout for the silent-client test.
      */
