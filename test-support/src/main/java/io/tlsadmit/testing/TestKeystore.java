@@ -77,13 +77,13 @@ public final class TestKeystore {
             if (!Files.isRegularFile(p12) || !Files.isRegularFile(pem)) {
                 Files.deleteIfExists(p12);
                 Path keytool = Jdk.current().keytool();
-                keytool(keytool.toString(), "-genkeypair", "-alias", ALIAS, "-keyalg", type.keyAlg,
+                run(keytool.toString(), "-genkeypair", "-alias", ALIAS, "-keyalg", type.keyAlg,
                         type.sizeOption, type.sizeValue, "-validity", "30",
                         "-dname", "CN=localhost, O=tlsadmit test",
                         "-ext", "SAN=dns:localhost,ip:127.0.0.1",
                         "-storetype", "PKCS12", "-keystore", p12.toString(),
                         "-storepass", PASSWORD, "-keypass", PASSWORD);
-                keytool(keytool.toString(), "-exportcert", "-rfc", "-alias", ALIAS,
+                run(keytool.toString(), "-exportcert", "-rfc", "-alias", ALIAS,
                         "-keystore", p12.toString(), "-storepass", PASSWORD, "-file", pem.toString());
             }
         } catch (IOException e) {
@@ -138,21 +138,22 @@ public final class TestKeystore {
         }
     }
 
-    private static void keytool(String... command) throws IOException {
+    /** Runs a key tool (keytool, openssl) to its end; its output is the exception's message when it fails. */
+    static void run(String... command) throws IOException {
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         try {
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!process.waitFor(2, TimeUnit.MINUTES)) {
                 process.destroyForcibly();
-                throw new IOException("keytool timed out: " + String.join(" ", command));
+                throw new IOException(command[0] + " timed out: " + String.join(" ", command));
             }
             if (process.exitValue() != 0) {
-                throw new IOException("keytool failed (" + process.exitValue() + "): " + output.strip());
+                throw new IOException(command[0] + " failed (" + process.exitValue() + "): " + output.strip());
             }
         } catch (InterruptedException e) {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
-            throw new IOException("Interrupted while running keytool", e);
+            throw new IOException("Interrupted while running " + command[0], e);
         }
     }
 

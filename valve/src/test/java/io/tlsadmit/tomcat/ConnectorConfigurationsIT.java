@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tlsadmit.testing.ClientCertificate;
 import io.tlsadmit.testing.OpenSslClient;
 import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;
 import io.tlsadmit.testing.TomcatServer;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,8 +22,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The gate under connector settings that production servers use and the other tests leave at Tomcat's defaults:
- * a small {@code maxConnections}, a shared {@code <Executor>}, and several hosts with their own certificates (SNI),
- * each with its own session cache.
+ * a small {@code maxConnections}, a shared {@code <Executor>}, several hosts with their own certificates (SNI),
+ * each with its own session cache, and clients that must show a certificate (mutual TLS).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ConnectorConfigurationsIT {
@@ -31,13 +33,16 @@ class ConnectorConfigurationsIT {
     private final TomcatDistribution distribution = GatedTomcat.distribution();
     private final TestKeystore keystore = GatedTomcat.keystore(distribution);
     private TestKeystore otherHost;
+    private ClientCertificate client;
     private TomcatServer tomcat;
+    /** Static: JUnit fills an instance's temp dir only before each test, after {@code @BeforeAll}. */
     @TempDir
-    Path sessions;
+    static Path sessions;
 
     @BeforeAll
     void start() {
         otherHost = GatedTomcat.freshKeystore(distribution);
+        client = ClientCertificate.create(sessions.resolve("client"));
         tomcat = GatedTomcat.base(distribution, "connector-configurations")
                 .serviceXml("<Executor name=\"shared\" namePrefix=\"shared-exec-\" maxThreads=\"20\" minSpareThreads=\"2\"/>")
                 // two connection slots: one a refusal kept would wedge the connector
@@ -50,6 +55,15 @@ class ConnectorConfigurationsIT {
                                 + "<Certificate certificateKeystoreFile=\"" + otherHost.path() + "\""
                                 + " certificateKeystorePassword=\"" + otherHost.password() + "\""
                                 + " certificateKeystoreType=\"PKCS12\"/></SSLHostConfig>"))
+                .connector(GatedTomcat.gated("mutual", keystore, "1000", "1000")
+                        .sslHostConfig("certificateVerification", "required")
+                        .sslHostConfig("truststoreFile", client.truststore().toString())
+                        .sslHostConfig("truststorePassword", ClientCertificate.PASSWORD)
+                        .sslHostConfig("truststoreType", "PKCS12"))
+                .file("webapps/ROOT/who.jsp", "<%@ page contentType=\"text/plain\" %>"
+                        + "<% java.security.cert.X509Certificate[] chain = (java.security.cert.X509Certificate[])"
+                        + " request.getAttribute(\"jakarta.servlet.request.X509Certificate\"); %>"
+                        + "client=<%= chain == null ? \"none\" : chain[0].getSubjectX500Principal().getName() %>\n")
                 .build()
                 .start();
     }
@@ -128,6 +142,42 @@ class ConnectorConfigurationsIT {
         OpenSslClient.Result elsewhere = OpenSslClient.to(port, keystore).tls12().noTicket().resume(sessionId).run();
         assertFalse(elsewhere.handshakeCompleted(), elsewhere.output());
         assertEquals(refused + 1, gate.getNewRefused());
+    }
+
+    @Test
+    void aClientThatShowedItsCertificateResumesOnAnEmptyBudgetAndIsStillKnownByIt() {
+        int port = tomcat.port("mutual");
+        Path psk = sessions.resolve("mutual-13.pem");
+        Path sessionId = sessions.resolve("mutual-12.pem");
+        OpenSslClient.Result first = withCertificate(port).tls13().saveSession(psk).path("/who.jsp").run();
+        assertTrue(first.fullHandshake(), first.output());
+        assertTrue(first.output().contains("client=" + ClientCertificate.SUBJECT + "\n"), first.output());
+        assertTrue(withCertificate(port).tls12().noTicket().saveSession(sessionId).run().fullHandshake());
+        OpenSslClient.Result anonymous = OpenSslClient.to(port, keystore).path("/who.jsp").run();
+        assertTrue(anonymous.httpStatus() != 200, "certificateVerification=required: " + anonymous.output());
+
+        GateMXBean gate = GatedTomcat.gate(tomcat, port);
+        GatedTomcat.budget(gate, 0, 0);
+        try {
+            long refused = gate.getNewRefused();
+            for (OpenSslClient resuming : List.of(withCertificate(port).tls13().resume(psk),
+                    withCertificate(port).tls12().noTicket().resume(sessionId))) {
+                OpenSslClient.Result again = resuming.path("/who.jsp").run();
+                assertTrue(again.reused(), again.output());
+                assertTrue(again.output().contains("client=" + ClientCertificate.SUBJECT + "\n"),
+                        "the resumed session carries the client's certificate: " + again.output());
+            }
+            assertEquals(refused, gate.getNewRefused());
+            assertFalse(withCertificate(port).run().handshakeCompleted(), "a new mutual-TLS client on an empty budget");
+            assertEquals(refused + 1, gate.getNewRefused());
+        } finally {
+            GatedTomcat.budget(gate, 1000, 1000);
+        }
+    }
+
+    private OpenSslClient withCertificate(int port) {
+        return OpenSslClient.to(port, keystore).option("-cert", client.certificate().toString(), "-key",
+                client.key().toString());
     }
 
     private OpenSslClient otherHostClient(int port) {
