@@ -48,8 +48,16 @@ class Jdk25IT {
                 .attribute("sslImplementationName", AdmissionNioProtocol.GATED_OPENSSL);
         ConnectorSpec opensslCharged = GatedTomcat.gated("openssl-charged", keystore, "1000", "1000")
                 .attribute("sslImplementationName", AdmissionNioProtocol.GATED_OPENSSL);
+        // Tomcat's virtual-thread executor instead of its (and our shortest-work-first) pool
+        ConnectorSpec virtual = GatedTomcat.gated("virtual", keystore, "1000", "1000")
+                .attribute("useVirtualThreads", "true");
+        ConnectorSpec opensslVirtual = GatedTomcat.gated("openssl-virtual", keystore, "1000", "1000")
+                .attribute("sslImplementationName", AdmissionNioProtocol.GATED_OPENSSL)
+                .attribute("useVirtualThreads", "true");
         tomcat = GatedTomcat.base(distribution, "jdk25")
                 .jdk(jdk25.get())
+                .file("webapps/ROOT/thread.jsp", "<%@ page contentType=\"text/plain\" %>"
+                        + "virtual=<%= Thread.currentThread().isVirtual() %>\n")
                 .serverListener("org.apache.catalina.core.OpenSSLLifecycleListener")
                 // The pure-Java path: every hello classified at the channel's first read.
                 .connector(GatedTomcat.gated("jsse", keystore, "1000", "1000").attribute("nativePeek", "false"))
@@ -58,6 +66,8 @@ class Jdk25IT {
                 .connector(opensslGated)
                 .connector(opensslOther)
                 .connector(opensslCharged)
+                .connector(virtual)
+                .connector(opensslVirtual)
                 .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\"/>")
                 .build()
                 .start();
@@ -103,6 +113,26 @@ class Jdk25IT {
     @Test
     void gatedOpenSslLateGateChargesForeignTicketsAndPsksWhileTokensRemain() {
         on("openssl-charged").foreignTicketsAndPsksAreChargedByTheLateGate(tomcat.port("openssl-other"));
+    }
+
+    @Test
+    void onVirtualThreadsJsseAdmitsEveryResumptionRefusesEveryNewHandshakeAndRefusesForeignTicketsLate() {
+        assertRunsOnVirtualThreads("virtual");
+        on("virtual").budgetZeroAdmitsEveryResumptionAndRefusesEveryNewHandshake(true);
+        on("virtual").foreignTicketsAndPsksAreRefusedByTheLateGate(tomcat.port("other"));
+    }
+
+    /** The OpenSSL late gate finds its connection by the thread driving the engine: a virtual one here. */
+    @Test
+    void onVirtualThreadsGatedOpenSslAdmitsEveryResumptionAndRefusesForeignTicketsLate() {
+        assertRunsOnVirtualThreads("openssl-virtual");
+        on("openssl-virtual").budgetZeroAdmitsEveryResumptionAndRefusesEveryNewHandshake(false);
+        on("openssl-virtual").foreignTicketsAndPsksAreRefusedByTheLateGate(tomcat.port("openssl-other"));
+    }
+
+    private void assertRunsOnVirtualThreads(String connector) {
+        OpenSslClient.Result page = OpenSslClient.to(tomcat.port(connector), keystore).path("/thread.jsp").run();
+        assertTrue(page.output().contains("virtual=true\n"), page.output());
     }
 
     @Test
