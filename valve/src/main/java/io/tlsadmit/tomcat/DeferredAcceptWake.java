@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.UnknownHostException;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -28,27 +29,38 @@ final class DeferredAcceptWake {
      * Connects to {@code listening} (to loopback when it is a wildcard address), sends a byte, and waits up to 1 s
      * while {@code acceptorBlocked} holds.
      *
-     * @throws IOException when the connection cannot be made
+     * @throws IOException when no connection could be made
      */
     static void wake(InetSocketAddress listening, int connectTimeoutMillis, BooleanSupplier acceptorBlocked)
             throws IOException, InterruptedException {
-        try (Socket socket = new Socket()) {
-            socket.setSoLinger(true, 0); // no TIME_WAIT left behind for a connection that carries nothing
-            socket.connect(new InetSocketAddress(reachable(listening.getAddress()), listening.getPort()),
-                    connectTimeoutMillis);
-            socket.getOutputStream().write(0);
-            // closing before the acceptor has it could reset the connection while the kernel still holds it
-            long deadline = System.nanoTime() + WAIT_NANOS;
-            while (acceptorBlocked.getAsBoolean() && System.nanoTime() - deadline < 0) {
-                Thread.sleep(1);
+        IOException failed = null;
+        for (InetAddress address : reachable(listening.getAddress())) {
+            try (Socket socket = new Socket()) {
+                socket.setSoLinger(true, 0); // no TIME_WAIT left behind for a connection that carries nothing
+                socket.connect(new InetSocketAddress(address, listening.getPort()), connectTimeoutMillis);
+                socket.getOutputStream().write(0);
+                // closing before the acceptor has it could reset the connection while the kernel still holds it
+                long deadline = System.nanoTime() + WAIT_NANOS;
+                while (acceptorBlocked.getAsBoolean() && System.nanoTime() - deadline < 0) {
+                    Thread.sleep(1);
+                }
+                return;
+            } catch (IOException e) {
+                failed = e;
             }
         }
+        throw failed;
     }
 
-    private static InetAddress reachable(InetAddress bound) throws UnknownHostException {
+    /**
+     * Where to connect: the bound address, or loopback for a wildcard; for an IPv6 wildcard (a dual-stack socket)
+     * IPv6's loopback and then IPv4's, since containers often have IPv6 turned off on their loopback.
+     */
+    static List<InetAddress> reachable(InetAddress bound) throws UnknownHostException {
         if (!bound.isAnyLocalAddress()) {
-            return bound;
+            return List.of(bound);
         }
-        return bound instanceof Inet6Address ? InetAddress.getByName("::1") : InetAddress.getByName("127.0.0.1");
+        InetAddress ipv4 = InetAddress.getByName("127.0.0.1");
+        return bound instanceof Inet6Address ? List.of(InetAddress.getByName("::1"), ipv4) : List.of(ipv4);
     }
 }
