@@ -78,7 +78,7 @@ class ConnectorLifecycleIT {
         assertServes(port);
         int before = acceptorWarnings();
         MBeanServerConnection jmx = tomcat.jmx();
-        ObjectName mbean = mbean("Connector", port);
+        ObjectName mbean = GatedTomcat.tomcatMBean(tomcat, "Connector", port);
         jmx.invoke(mbean, "stop", new Object[0], new String[0]);
         jmx.invoke(mbean, "start", new Object[0], new String[0]);
         // bound again on start when bindOnInit is false: on a new port, since the configured one is 0
@@ -131,7 +131,7 @@ class ConnectorLifecycleIT {
         int port = tomcat.port("rotating");
         assertEquals(200, GatedTomcat.get(before, port, "/index.html").statusCode());
         Files.copy(after.path(), before.path(), StandardCopyOption.REPLACE_EXISTING);
-        tomcat.jmx().invoke(mbean("ProtocolHandler", port), "reloadSslHostConfigs", new Object[0], new String[0]);
+        tomcat.jmx().invoke(GatedTomcat.tomcatMBean(tomcat, "ProtocolHandler", port), "reloadSslHostConfigs", new Object[0], new String[0]);
 
         assertEquals(200, GatedTomcat.get(after, port, "/index.html").statusCode());
         assertThrows(SSLHandshakeException.class, () -> GatedTomcat.get(before, port, "/index.html"),
@@ -163,23 +163,7 @@ class ConnectorLifecycleIT {
     }
 
     private void invoke(int port, String operation) throws Exception {
-        tomcat.jmx().invoke(mbean("Connector", port), operation, new Object[0], new String[0]);
-    }
-
-    /**
-     * Tomcat's MBean of this {@code type} ({@code Connector}, {@code ProtocolHandler}) for the connector on
-     * {@code port}, found by the port the connector listens on (configured as 0, chosen at start).
-     */
-    private ObjectName mbean(String type, int port) throws Exception {
-        MBeanServerConnection jmx = tomcat.jmx();
-        for (ObjectName connector : jmx.queryNames(new ObjectName("Catalina:type=Connector,*"), null)) {
-            if (Integer.valueOf(port).equals(jmx.getAttribute(connector, "localPort"))) {
-                java.util.Hashtable<String, String> keys = new java.util.Hashtable<>(connector.getKeyPropertyList());
-                keys.put("type", type); // the other keys (port, address) name both alike
-                return new ObjectName(connector.getDomain(), keys);
-            }
-        }
-        throw new IllegalStateException("No Connector MBean listens on " + port);
+        tomcat.jmx().invoke(GatedTomcat.tomcatMBean(tomcat, "Connector", port), operation, new Object[0], new String[0]);
     }
 
     private int acceptorWarnings() {

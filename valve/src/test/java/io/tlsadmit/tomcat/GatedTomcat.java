@@ -16,7 +16,9 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Hashtable;
 import java.util.Set;
+import javax.management.JMException;
 import javax.management.JMX;
 import javax.management.MBeanServerConnection;
 import javax.management.MalformedObjectNameException;
@@ -112,6 +114,22 @@ final class GatedTomcat {
         } catch (MalformedObjectNameException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * Tomcat's own MBean of this {@code type} ({@code Connector}, {@code ProtocolHandler}) for the connector on
+     * {@code port}, found by the port it listens on (the tests configure 0, so the names say {@code auto-N}).
+     */
+    static ObjectName tomcatMBean(TomcatServer server, String type, int port) throws IOException, JMException {
+        MBeanServerConnection jmx = server.jmx();
+        for (ObjectName connector : jmx.queryNames(new ObjectName("Catalina:type=Connector,*"), null)) {
+            if (Integer.valueOf(port).equals(jmx.getAttribute(connector, "localPort"))) {
+                Hashtable<String, String> keys = new Hashtable<>(connector.getKeyPropertyList());
+                keys.put("type", type); // the other keys (port, address) name both alike
+                return new ObjectName(connector.getDomain(), keys);
+            }
+        }
+        throw new IllegalStateException("No Connector MBean listens on " + port);
     }
 
     /** Sets a connector's budget (rate and burst) through its gate MBean. */

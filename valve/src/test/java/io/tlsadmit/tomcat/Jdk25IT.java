@@ -46,6 +46,8 @@ class Jdk25IT {
                 .attribute("sslImplementationName", AdmissionNioProtocol.GATED_OPENSSL);
         ConnectorSpec opensslOther = GatedTomcat.gated("openssl-other", keystore, "1000", "1000")
                 .attribute("sslImplementationName", AdmissionNioProtocol.GATED_OPENSSL);
+        ConnectorSpec opensslReloaded = GatedTomcat.gated("openssl-reloaded", keystore, "1000", "1000")
+                .attribute("sslImplementationName", AdmissionNioProtocol.GATED_OPENSSL);
         ConnectorSpec opensslCharged = GatedTomcat.gated("openssl-charged", keystore, "1000", "1000")
                 .attribute("sslImplementationName", AdmissionNioProtocol.GATED_OPENSSL);
         // Tomcat's virtual-thread executor instead of its (and our shortest-work-first) pool
@@ -66,6 +68,7 @@ class Jdk25IT {
                 .connector(opensslGated)
                 .connector(opensslOther)
                 .connector(opensslCharged)
+                .connector(opensslReloaded)
                 .connector(virtual)
                 .connector(opensslVirtual)
                 .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\"/>")
@@ -128,6 +131,23 @@ class Jdk25IT {
         assertRunsOnVirtualThreads("openssl-virtual");
         on("openssl-virtual").budgetZeroAdmitsEveryResumptionAndRefusesEveryNewHandshake(false);
         on("openssl-virtual").foreignTicketsAndPsksAreRefusedByTheLateGate(tomcat.port("openssl-other"));
+    }
+
+    /** A certificate renewed in place: the contexts Tomcat makes anew get the certificate callback too. */
+    @Test
+    void gatedOpenSslLateGateStillRefusesForeignTicketsAfterReloadSslHostConfigs() throws Exception {
+        int port = tomcat.port("openssl-reloaded");
+        long contexts = certificatesConfigured(port);
+        tomcat.jmx().invoke(GatedTomcat.tomcatMBean(tomcat, "ProtocolHandler", port), "reloadSslHostConfigs",
+                new Object[0], new String[0]);
+        assertEquals(contexts + 1, certificatesConfigured(port), "Tomcat made the context anew: " + tomcat.tail());
+        on("openssl-reloaded").foreignTicketsAndPsksAreRefusedByTheLateGate(tomcat.port("openssl-other"));
+    }
+
+    /** Tomcat's "Connector [...], TLS virtual host [...], certificate type [...] configured" lines for this port. */
+    private static long certificatesConfigured(int port) {
+        return tomcat.catalinaOut().lines()
+                .filter(l -> l.contains("-" + port + "], TLS virtual host") && l.contains("configured from")).count();
     }
 
     private void assertRunsOnVirtualThreads(String connector) {
