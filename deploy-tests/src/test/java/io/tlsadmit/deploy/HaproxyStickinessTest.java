@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tlsadmit.testing.FreePort;
 import io.tlsadmit.testing.ConnectorSpec;
 import io.tlsadmit.testing.OpenSslClient;
 import io.tlsadmit.testing.TestKeystore;
@@ -11,7 +12,6 @@ import io.tlsadmit.testing.TomcatDistribution;
 import io.tlsadmit.testing.TomcatServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -89,7 +89,7 @@ class HaproxyStickinessTest {
             start.join();
         }
 
-        frontend = freePort();
+        frontend = FreePort.pick();
         haproxyLog = nodes.get("tomcat-a").base().resolveSibling("haproxy-" + ProcessHandle.current().pid() + ".log");
         ProcessBuilder builder = new ProcessBuilder(Command.installed("haproxy").toString(), "-db", "-f",
                 Repository.file(CONFIG).toString())
@@ -255,12 +255,6 @@ class HaproxyStickinessTest {
             }
         }
         throw new IllegalStateException("haproxy did not listen on " + frontend + ":\n" + haproxyLogText());
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 
     private static String haproxyLogText() {

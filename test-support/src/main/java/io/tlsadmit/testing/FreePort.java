@@ -5,24 +5,62 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.ThreadLocalRandom;
 
-/** Free TCP ports on 127.0.0.1, chosen by the kernel. */
+/**
+ * Free TCP ports on 127.0.0.1 for servers the tests start, below the kernel's ephemeral range: a port the kernel
+ * hands out for {@code bind(0)} is one it also gives outgoing connections, so a client of an earlier test could hold
+ * it by the time the server binds it ("Address already in use", seen in CI). Below that range only another
+ * listener can take it in the moment before the server binds.
+ */
 public final class FreePort {
+
+    private static final int LOWEST = 10_000;
+    private static final Path EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
 
     private FreePort() {
     }
 
-    /**
-     * A port that was free a moment ago. Another process may take it before Tomcat binds it; the window
-     * is small and a failed bind shows up clearly in catalina.out.
-     */
+    /** A port that was free a moment ago, below the ephemeral range where the kernel says where it starts. */
     public static int pick() {
+        int ephemeralStart = ephemeralStart();
+        for (int attempt = 0; ephemeralStart > LOWEST + 1_000 && attempt < 100; attempt++) {
+            int port = ThreadLocalRandom.current().nextInt(LOWEST, ephemeralStart);
+            if (bindable(port)) {
+                return port;
+            }
+        }
+        return kernelPick();
+    }
+
+    private static boolean bindable(int port) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(false);
+            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static int kernelPick() {
         try (ServerSocket socket = new ServerSocket()) {
             socket.setReuseAddress(false);
             socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             return socket.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException("No free port on 127.0.0.1", e);
+        }
+    }
+
+    /** The first port of the kernel's ephemeral range; 0 where it is not known (not Linux). */
+    private static int ephemeralStart() {
+        try {
+            return Integer.parseInt(Files.readString(EPHEMERAL_RANGE).trim().split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            return 0;
         }
     }
 }

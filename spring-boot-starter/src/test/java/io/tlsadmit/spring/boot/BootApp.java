@@ -1,5 +1,6 @@
 package io.tlsadmit.spring.boot;
 
+import io.tlsadmit.testing.FreePort;
 import io.tlsadmit.testing.PrometheusScrape;
 import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.tomcat.AdmissionNioProtocol;
@@ -7,9 +8,6 @@ import io.tlsadmit.tomcat.GateMXBean;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -63,8 +61,8 @@ final class BootApp implements AutoCloseable {
     }
 
     static BootApp start(List<String> tls, String... properties) {
-        int port = freePort();
-        int managementPort = freePort();
+        int port = FreePort.pick();
+        int managementPort = FreePort.pick();
         List<String> all = new ArrayList<>(List.of("server.address=127.0.0.1", "server.port=" + port,
                 "management.server.address=127.0.0.1", "management.server.port=" + managementPort,
                 "management.server.ssl.enabled=false",
@@ -134,16 +132,6 @@ final class BootApp implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
-        }
-    }
-
-    /** A port that was free a moment ago on 127.0.0.1 (the gate's MBean name holds the port, so 0 will not do). */
-    static int freePort() {
-        try (ServerSocket socket = new ServerSocket()) {
-            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 

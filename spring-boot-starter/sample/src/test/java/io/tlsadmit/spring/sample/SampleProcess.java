@@ -1,5 +1,6 @@
 package io.tlsadmit.spring.sample;
 
+import io.tlsadmit.testing.FreePort;
 import io.tlsadmit.testing.Jdk;
 import io.tlsadmit.testing.PrometheusScrape;
 import java.io.ByteArrayInputStream;
@@ -9,7 +10,6 @@ import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -53,8 +53,8 @@ final class SampleProcess implements AutoCloseable {
 
     /** Starts the jar with {@code --server.port} and {@code --management.server.port} free, plus {@code arguments}. */
     static SampleProcess start(Jdk jdk, String... arguments) throws IOException {
-        int port = freePort();
-        int managementPort = freePort();
+        int port = FreePort.pick();
+        int managementPort = FreePort.pick();
         List<String> command = new ArrayList<>(List.of(jdk.java().toString(), "-jar", JAR.toAbsolutePath().toString(),
                 "--server.port=" + port, "--management.server.port=" + managementPort));
         command.addAll(List.of(arguments));
@@ -174,13 +174,6 @@ final class SampleProcess implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket()) {
-            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            return socket.getLocalPort();
         }
     }
 
