@@ -143,8 +143,7 @@ public final class RubisServer implements AutoCloseable {
         TomcatServer tomcat = builder.build().start();
         Haproxy haproxy = null;
         try {
-            CpuPinning.pin(tomcat.pid(), setup.serverCpus());
-            awaitHealthy(tomcat);
+            awaitHealthy(tomcat); // already on its CPUs: started under taskset (Builder.cpus), threads inherit it
             if (mode.haproxy()) {
                 Path dir = tomcat.base().resolve("haproxy");
                 haproxy = Haproxy.start(dir, new Haproxy.Config(mode, Haproxy.certificateAndKey(dir, setup.keystore()),
