@@ -172,9 +172,15 @@ public final class ConnectionAdmission {
         return handshakeCpuNanos;
     }
 
-    /** The acceptor already admitted this connection (native peek); a NEW or distrusted one took its token there. */
-    public void admittedOnAccept(Verdict verdict, long acceptNanos, boolean charged) {
+    /**
+     * The acceptor already admitted this connection (native peek); a NEW or distrusted one took its token there.
+     *
+     * @param sessionIdVerified the acceptor found the hello's TLS 1.2 session id in the server's session cache
+     *                          (see {@link #timesHandshakeCpu})
+     */
+    public void admittedOnAccept(Verdict verdict, long acceptNanos, boolean charged, boolean sessionIdVerified) {
         this.acceptNanos = acceptNanos;
+        this.sessionIdVerified = sessionIdVerified;
         decided(verdict, Decision.ADMITTED, charged);
     }
 

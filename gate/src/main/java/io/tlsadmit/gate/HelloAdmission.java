@@ -121,7 +121,7 @@ public final class HelloAdmission {
             verdict = Verdict.MALFORMED; // still incomplete in the largest buffer: e.g. one-byte records
         }
         if (verdict == Verdict.RESUME_SESSION_ID && server.canVerifySessionIds()) {
-            if (server.isSessionCached(scratch.sni(), sessionId, scratch.copySessionId(sessionId))) {
+            if (sessionIdCached(server, scratch, sessionId)) {
                 connection.sessionIdVerified();
             } else {
                 verdict = Verdict.NEW;
@@ -131,6 +131,16 @@ public final class HelloAdmission {
             return Step.ADMIT;
         }
         return refuse(Refusal.DECIDED);
+    }
+
+    /**
+     * Whether {@code server}'s session cache, for the host the hello names, holds the TLS 1.2 session id the classifier
+     * has just read into {@code scratch} (a {@link Verdict#RESUME_SESSION_ID}): the engine will resume it.
+     *
+     * @param idScratch 32 bytes the caller lends for the id
+     */
+    public static boolean sessionIdCached(Server server, ClientHello scratch, byte[] idScratch) {
+        return server.isSessionCached(scratch.sni(), idScratch, scratch.copySessionId(idScratch));
     }
 
     private Step refuse(Refusal why) {

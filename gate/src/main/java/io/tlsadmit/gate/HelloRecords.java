@@ -20,6 +20,21 @@ public final class HelloRecords {
     }
 
     /**
+     * Whether the ClientHello at the start of {@code [0, end)} of {@code buf} lies whole in its first record, so that
+     * there is nothing to {@link #join}: a handshake record whose length covers the hello's 4-byte header and body.
+     * False when the nine bytes that tell are not all there or are not a handshake record's. Only the headers are
+     * read; whether the record itself has arrived is the classifier's business.
+     */
+    public static boolean inOneRecord(ByteBuffer buf, int end) {
+        if (end < HEADER + 4 || (buf.get(0) & 0xff) != HANDSHAKE) {
+            return false;
+        }
+        int recordLength = ((buf.get(3) & 0xff) << 8) | (buf.get(4) & 0xff);
+        int helloLength = ((buf.get(6) & 0xff) << 16) | ((buf.get(7) & 0xff) << 8) | (buf.get(8) & 0xff);
+        return 4 + helloLength <= recordLength;
+    }
+
+    /**
      * The hello the classifier has just read from {@code [0, end)} of {@code buf} as one record, if it came in
      * several (see {@link #coalesce}).
      *

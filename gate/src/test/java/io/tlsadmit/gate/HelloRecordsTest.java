@@ -2,6 +2,8 @@ package io.tlsadmit.gate;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tlsadmit.classifier.ClientHello;
 import io.tlsadmit.classifier.ClientHelloClassifier;
@@ -63,5 +65,23 @@ class HelloRecordsTest {
         ByteBuffer cut = ByteBuffer.wrap(wire.clone());
         assertEquals(-1, HelloRecords.coalesce(cut, wire.length - 50, record.length - 5));
         assertArrayEquals(wire, cut.array());
+    }
+
+    @Test
+    void aHelloIsInOneRecordOnlyWhenItsFirstRecordHoldsAllOfIt() throws Exception {
+        byte[] record = capturedRecord();
+        assertTrue(HelloRecords.inOneRecord(ByteBuffer.wrap(record), record.length));
+        assertTrue(HelloRecords.inOneRecord(ByteBuffer.wrap(record), 9), "the headers tell; the body may still come");
+        assertFalse(HelloRecords.inOneRecord(ByteBuffer.wrap(record), 8), "too few bytes to tell");
+        byte[] split = fragmented(record, record.length - 6, new byte[0]); // the hello's last byte in a second record
+        assertFalse(HelloRecords.inOneRecord(ByteBuffer.wrap(split), split.length));
+        byte[] ones = fragmented(record, 1, new byte[0]);
+        assertFalse(HelloRecords.inOneRecord(ByteBuffer.wrap(ones), ones.length));
+        byte[] notHandshake = record.clone();
+        notHandshake[0] = 0x17;
+        assertFalse(HelloRecords.inOneRecord(ByteBuffer.wrap(notHandshake), notHandshake.length));
+        byte[] lies = record.clone();
+        lies[6] = 0x7f; // a hello length far beyond its record's
+        assertFalse(HelloRecords.inOneRecord(ByteBuffer.wrap(lies), lies.length));
     }
 }

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.security.cert.X509Certificate;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.util.concurrent.TimeUnit;
@@ -106,6 +107,17 @@ public final class TestKeystore {
 
     public String password() {
         return PASSWORD;
+    }
+
+    /** The server's certificate, as it goes on the wire (DER: {@code getEncoded()}). */
+    public X509Certificate certificate() {
+        try (InputStream in = Files.newInputStream(keystore)) {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(in, PASSWORD.toCharArray());
+            return (X509Certificate) store.getCertificate(ALIAS);
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalStateException("Cannot read the certificate of " + keystore, e);
+        }
     }
 
     /** The server's key manager over this keystore, as a server built on the JDK's {@code KeyManagerFactory} has it. */

@@ -80,6 +80,8 @@ final class AdmissionChannel extends SecureNioChannel {
     private boolean handshakeStarted;
     /** Opened by the connector's own application warm-up, not by a client. */
     private boolean warmUp;
+    /** The acceptor admitted this connection from a peek that saw its whole hello in one record. */
+    private boolean helloInOneRecord;
     /** Why the slow-hello limits closed this connection while it waited for its hello (set by the acceptor). */
     private volatile SlowHelloReason evicted;
     /**
@@ -120,6 +122,7 @@ final class AdmissionChannel extends SecureNioChannel {
         renegotiations.reset();
         dispatchedNanos = 0;
         warmUp = channel != null && endpoint.acceptedWarmUp();
+        helloInOneRecord = false;
         if (channel == null) {
             return;
         }
@@ -127,7 +130,9 @@ final class AdmissionChannel extends SecureNioChannel {
         if (endpoint.acceptedBypass()) {
             gate.bypassed(admission);
         } else if (onAccept != null) {
-            admission.admittedOnAccept(onAccept, endpoint.acceptedNanos(), onAccept == Verdict.NEW);
+            admission.admittedOnAccept(onAccept, endpoint.acceptedNanos(), onAccept == Verdict.NEW,
+                    endpoint.acceptedSessionIdVerified());
+            helloInOneRecord = endpoint.acceptedHelloInOneRecord();
         } else {
             endpoint.pendingHellos().add(pending, admission.source(), now);
         }
@@ -177,8 +182,10 @@ final class AdmissionChannel extends SecureNioChannel {
             if (timesHandshakes && admission.timesHandshakeCpu()) {
                 stepCpuStart = ThreadCpuClock.nanos();
             }
-        } else if (sc.read(netInBuffer) >= 0) {
-            // Decided on accept from a peek: the hello is here, and may still need its records joined.
+        } else if (!helloInOneRecord && sc.read(netInBuffer) >= 0) {
+            // Decided on accept from a peek: the hello is here, and may still need its records joined. In one record
+            // (nearly always) Tomcat's own read below is the only one: reading here first costs that read a second
+            // system call that finds nothing, and this a second classification.
             ClientHello hello = SCRATCH.get();
             if (classifyBuffered(hello).isFinal()) {
                 joinRecords(hello);

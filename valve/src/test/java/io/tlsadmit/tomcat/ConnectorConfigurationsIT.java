@@ -9,8 +9,16 @@ import io.tlsadmit.testing.OpenSslClient;
 import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;
 import io.tlsadmit.testing.TomcatServer;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -142,6 +150,60 @@ class ConnectorConfigurationsIT {
         OpenSslClient.Result elsewhere = OpenSslClient.to(port, keystore).tls12().noTicket().resume(sessionId).run();
         assertFalse(elsewhere.handshakeCompleted(), elsewhere.output());
         assertEquals(refused + 1, gate.getNewRefused());
+    }
+
+    @Test
+    void aHelloOverTwoRecordsGetsTheCertificateOfTheHostItNames() throws Exception {
+        int port = tomcat.port("hosts");
+        GateMXBean gate = GatedTomcat.gate(tomcat, port);
+        SSLEngine engine = SSLContext.getDefault().createSSLEngine(OTHER_HOST, port); // names the host (SNI)
+        engine.setUseClientMode(true);
+        engine.setEnabledProtocols(new String[] {"TLSv1.2"}); // so that the certificate comes back in the clear
+        ByteBuffer hello = ByteBuffer.allocate(engine.getSession().getPacketBufferSize());
+        engine.wrap(ByteBuffer.allocate(0), hello);
+        hello.flip();
+        // Record one: the handshake header, version and random; record two: the rest, the server name among it.
+        int first = 4 + 2 + 32;
+        int rest = hello.remaining() - 5 - first;
+        ByteArrayOutputStream wire = new ByteArrayOutputStream();
+        wire.writeBytes(new byte[] {0x16, 0x03, 0x01, 0, (byte) first});
+        wire.write(hello.array(), 5, first);
+        wire.writeBytes(new byte[] {0x16, 0x03, 0x01, (byte) (rest >> 8), (byte) rest});
+        wire.write(hello.array(), 5 + first, rest);
+        byte[] certificate = otherHost.certificate().getEncoded();
+        long onAccept = gate.getDecidedOnAccept();
+        ByteArrayOutputStream reply = new ByteArrayOutputStream();
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 2000);
+            socket.setSoTimeout(5000);
+            socket.getOutputStream().write(wire.toByteArray()); // one write: all there when the acceptor peeks
+            InputStream in = socket.getInputStream();
+            byte[] chunk = new byte[4096];
+            int n;
+            while (indexOf(reply.toByteArray(), certificate) < 0 && (n = in.read(chunk)) > 0) {
+                reply.write(chunk, 0, n);
+            }
+        } catch (SocketTimeoutException e) {
+            // what came back is checked below
+        }
+        // Tomcat's server-name extractor reads the first record only: unjoined, it finds no name (or garbage) and
+        // the default host's certificate comes back.
+        assertTrue(indexOf(reply.toByteArray(), certificate) >= 0,
+                "the other host's certificate in the server's flight of " + reply.size() + " bytes");
+        assertEquals(onAccept + (gate.isNativePeek() ? 1 : 0), gate.getDecidedOnAccept(), "decided on accept");
+    }
+
+    private static int indexOf(byte[] haystack, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
     }
 
     @Test

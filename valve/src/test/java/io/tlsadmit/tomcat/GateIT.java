@@ -137,6 +137,27 @@ class GateIT {
     }
 
     @Test
+    void aSessionIdIsLookedUpOnAcceptWhereTheNativePeekRuns() {
+        Path own = sessions.resolve("own-id.pem");
+        Path foreign = sessions.resolve("foreign-id-on-accept.pem");
+        budget(1000, 1000);
+        assertTrue(client().tls12().noTicket().saveSession(own).run().fullHandshake());
+        assertTrue(OpenSslClient.to(otherPort, keystore).tls12().noTicket().saveSession(foreign).run().fullHandshake());
+        budget(0, 0);
+        long onAccept = gate.getDecidedOnAccept();
+        long resumptions = gate.getResumptionsAdmitted();
+        long refused = gate.getNewRefused();
+        OpenSslClient.Result resumed = client().tls12().noTicket().resume(own).run();
+        assertTrue(resumed.reused(), "the cached session id resumes on an empty budget: " + resumed.output());
+        OpenSslClient.Result missed = client().tls12().noTicket().resume(foreign).run();
+        assertEquals(0, missed.handshakeBytesRead(), "refused before the server sent anything");
+        assertEquals(resumptions + 1, gate.getResumptionsAdmitted());
+        assertEquals(refused + 1, gate.getNewRefused());
+        // The acceptor asks the session cache itself, so both are decided there (without the peek, by the channel).
+        assertEquals(onAccept + (gate.isNativePeek() ? 2 : 0), gate.getDecidedOnAccept());
+    }
+
+    @Test
     void foreignTicketsAndPsksAreRefusedByTheLateGate() {
         scenarios().foreignTicketsAndPsksAreRefusedByTheLateGate(otherPort);
     }
