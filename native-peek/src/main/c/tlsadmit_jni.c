@@ -186,6 +186,21 @@ JNIEXPORT void JNICALL Java_io_tlsadmit_peek_NativePeek_deferAccept0(JNIEnv *env
     if (err != 0) throw_errno(env, "setsockopt(TCP_DEFER_ACCEPT) failed", err);
 }
 
+JNIEXPORT jint JNICALL Java_io_tlsadmit_peek_NativePeek_discard0(JNIEnv *env, jclass cls, jobject channel,
+                                                                  jint max_bytes)
+{
+    (void)cls;
+    int fd = channel_fd(env, channel);
+    if (fd < 0) return 0;
+    size_t dropped;
+    int err = tlsadmit_discard(fd, (size_t)max_bytes, &dropped);
+    if (err != 0) {
+        throw_errno(env, "dropping the client's unread bytes failed", err);
+        return 0;
+    }
+    return (jint)dropped;
+}
+
 JNIEXPORT jint JNICALL Java_io_tlsadmit_peek_NativePeek_allowedCpus0(JNIEnv *env, jclass cls)
 {
     (void)env;

@@ -143,6 +143,19 @@ int tlsadmit_defer_accept(int listen_fd, int seconds)
     return 0;
 }
 
+int tlsadmit_discard(int fd, size_t max, size_t *dropped)
+{
+    *dropped = 0;
+    ssize_t n;
+    do {
+        /* On TCP, MSG_TRUNC drops the bytes instead of copying them: no buffer is needed. */
+        n = recv(fd, NULL, max, MSG_TRUNC | MSG_DONTWAIT);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : errno;
+    *dropped = (size_t)n;
+    return 0;
+}
+
 int tlsadmit_allowed_cpus(void)
 {
     cpu_set_t set;

@@ -37,6 +37,10 @@ tlsadmit_verdict tlsadmit_peek(int fd, uint8_t *buf, size_t cap, int timeout_ms,
  * after about `seconds`). Returns 0 or an errno value. */
 int tlsadmit_defer_accept(int listen_fd, int seconds);
 
+/* Drops up to max bytes the socket has received, without copying them and without waiting
+ * (recv with MSG_TRUNC | MSG_DONTWAIT); *dropped is how many. Returns 0 or an errno. */
+int tlsadmit_discard(int fd, size_t max, size_t *dropped);
+
 /* CPUs this process may run on (sched_getaffinity), at least 1. */
 int tlsadmit_allowed_cpus(void);
 

@@ -96,6 +96,49 @@ class LivePeekTest {
         server.close();
     }
 
+    /** A client that sends 300 bytes, then reads: "fin" when the server closed in order, else what went wrong. */
+    private Future<String> clientThatSendsThenWaitsForTheClose() {
+        return clients.submit(() -> {
+            try (SocketChannel channel = SocketChannel.open(server.getLocalAddress())) {
+                channel.write(ByteBuffer.wrap(new byte[300]));
+                try {
+                    return channel.read(ByteBuffer.allocate(1)) < 0 ? "fin" : "data";
+                } catch (IOException e) {
+                    return "failed: " + e.getMessage();
+                }
+            }
+        });
+    }
+
+    private static void awaitUnread(SocketChannel accepted, int bytes) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (accepted.socket().getInputStream().available() < bytes) {
+            assertTrue(System.nanoTime() < deadline, "the client's bytes did not arrive");
+            Thread.sleep(5);
+        }
+    }
+
+    @Test
+    void discardDropsWhatTheClientSentSoThatTheCloseIsAnOrderlyFin() throws Exception {
+        Future<String> client = clientThatSendsThenWaitsForTheClose();
+        try (SocketChannel accepted = server.accept()) {
+            awaitUnread(accepted, 300);
+            assertEquals(300, NativePeek.discard(accepted, 64 * 1024));
+            assertEquals(0, NativePeek.discard(accepted, 64 * 1024), "nothing left, and no waiting for more");
+        }
+        assertEquals("fin", client.get(10, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void closingWithUnreadBytesResetsTheConnectionWhichIsWhyRefusalsDiscardThem() throws Exception {
+        Future<String> client = clientThatSendsThenWaitsForTheClose();
+        try (SocketChannel accepted = server.accept()) {
+            awaitUnread(accepted, 300);
+        }
+        String seen = client.get(10, TimeUnit.SECONDS);
+        assertTrue(seen.startsWith("failed: ") && seen.contains("reset"), seen);
+    }
+
     @Test
     void aJsseHelloWrittenInThreePiecesIsClassifiedAndTheSameSocketStillHandshakes() throws Exception {
         NativePeek.deferAccept(server, 5);

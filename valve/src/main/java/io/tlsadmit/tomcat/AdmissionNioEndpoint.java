@@ -64,6 +64,8 @@ public class AdmissionNioEndpoint extends NioEndpoint {
 
     /** A typical hello is 0.5 to 2 KB; a larger one is decided by the channel instead. */
     private static final int PEEK_BUFFER = 8192;
+    /** What a refused client may have sent before its close: a hello, and more than it, up to its socket buffer. */
+    private static final int DISCARD_LIMIT = 64 * 1024;
 
     /** Record headers can add up to a few times the hello itself when a client fragments it finely. */
     private static final int HELLO_BUFFER_FACTOR = 4;
@@ -390,12 +392,15 @@ public class AdmissionNioEndpoint extends NioEndpoint {
 
     /**
      * RESET: linger 0, so close() aborts. CLOSE: consume the peeked bytes first, because closing a socket
-     * with unread input makes the kernel answer with a reset instead of an orderly FIN.
+     * with unread input makes the kernel answer with a reset instead of an orderly FIN; with native-peek they are
+     * dropped in one system call, else read (a switch to non-blocking mode, then a copy).
      */
     private void prepareToRefuse(SocketChannel socket, RefuseAction action) {
         try {
             if (action == RefuseAction.RESET) {
                 socket.setOption(StandardSocketOptions.SO_LINGER, 0);
+            } else if (peekOnAccept) {
+                NativePeek.discard(socket, DISCARD_LIMIT);
             } else {
                 socket.configureBlocking(false);
                 ByteBuffer unread = peekBuffer();
