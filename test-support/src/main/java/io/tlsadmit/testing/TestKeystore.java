@@ -111,20 +111,25 @@ public final class TestKeystore {
 
     /** The server's certificate, as it goes on the wire (DER: {@code getEncoded()}). */
     public X509Certificate certificate() {
-        try (InputStream in = Files.newInputStream(keystore)) {
-            KeyStore store = KeyStore.getInstance("PKCS12");
-            store.load(in, PASSWORD.toCharArray());
-            return (X509Certificate) store.getCertificate(ALIAS);
+        try {
+            return (X509Certificate) load().getCertificate(ALIAS);
         } catch (IOException | GeneralSecurityException e) {
             throw new IllegalStateException("Cannot read the certificate of " + keystore, e);
         }
     }
 
-    /** The server's key manager over this keystore, as a server built on the JDK's {@code KeyManagerFactory} has it. */
-    public X509ExtendedKeyManager keyManager() {
+    private KeyStore load() throws IOException, GeneralSecurityException {
         try (InputStream in = Files.newInputStream(keystore)) {
             KeyStore store = KeyStore.getInstance("PKCS12");
             store.load(in, PASSWORD.toCharArray());
+            return store;
+        }
+    }
+
+    /** The server's key manager over this keystore, as a server built on the JDK's {@code KeyManagerFactory} has it. */
+    public X509ExtendedKeyManager keyManager() {
+        try {
+            KeyStore store = load();
             KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             factory.init(store, PASSWORD.toCharArray());
             return (X509ExtendedKeyManager) factory.getKeyManagers()[0];

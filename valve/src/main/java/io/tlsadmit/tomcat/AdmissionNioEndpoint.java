@@ -419,6 +419,7 @@ public class AdmissionNioEndpoint extends NioEndpoint {
     private Verdict peek(SocketChannel socket, ConnectorGate current) {
         ByteBuffer peekBuffer = peekBuffer();
         peekBuffer.clear();
+        acceptedSessionIdVerified = false;
         try {
             Verdict verdict = NativePeek.peek(socket, peekBuffer, current.classifier().policy(), 0);
             if (verdict == Verdict.RESUME_SESSION_ID) {

@@ -111,15 +111,6 @@ class GateIT {
     @Test
     void everyResumptionIsAdmittedAndEveryNewHandshakeRefusedWhenTheBudgetIsZero() throws Exception {
         scenarios().budgetZeroAdmitsEveryResumptionAndRefusesEveryNewHandshake(true);
-        // Refusing is logged once, when it starts (checked once a second), with the budget at that moment.
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        String line = null;
-        while (line == null && System.nanoTime() < deadline) {
-            line = tomcat.catalinaOut().lines().filter(l -> l.contains("-" + gatePort + " started refusing handshakes"))
-                    .findFirst().orElse(null);
-            Thread.sleep(100);
-        }
-        assertTrue(line != null && line.contains("budget static 0.0 new full handshakes/s"), tomcat.catalinaOut());
     }
 
     @Test
@@ -254,9 +245,19 @@ class GateIT {
     }
 
     @Test
-    void refuseActionResetAbortsTheConnection() {
+    void refuseActionResetAbortsTheConnection() throws InterruptedException {
         String messages = refusedHandshake(resetPort);
         assertTrue(messages.contains("Connection reset"), messages);
+        // Refusing is logged once, when it starts (checked once a second), with the budget at that moment: this
+        // connector's budget stays at 0 (the shared one's is reopened after each test, maybe before the check).
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        String line = null;
+        while (line == null && System.nanoTime() < deadline) {
+            line = tomcat.catalinaOut().lines().filter(l -> l.contains("-" + resetPort + " started refusing handshakes"))
+                    .findFirst().orElse(null);
+            Thread.sleep(100);
+        }
+        assertTrue(line != null && line.contains("budget static 0.0 new full handshakes/s"), tomcat.catalinaOut());
     }
 
     /** A JDK client's handshake with a connector that refuses it: the messages of the exception and its causes. */
