@@ -1,6 +1,5 @@
 package io.tlsadmit.testing;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -8,9 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
-import java.security.cert.X509Certificate;
-import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -111,25 +109,18 @@ public final class TestKeystore {
 
     /** The server's certificate, as it goes on the wire (DER: {@code getEncoded()}). */
     public X509Certificate certificate() {
-        try {
-            return (X509Certificate) load().getCertificate(ALIAS);
+        try (InputStream in = Files.newInputStream(certificatePem)) {
+            return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
         } catch (IOException | GeneralSecurityException e) {
-            throw new IllegalStateException("Cannot read the certificate of " + keystore, e);
-        }
-    }
-
-    private KeyStore load() throws IOException, GeneralSecurityException {
-        try (InputStream in = Files.newInputStream(keystore)) {
-            KeyStore store = KeyStore.getInstance("PKCS12");
-            store.load(in, PASSWORD.toCharArray());
-            return store;
+            throw new IllegalStateException("Cannot read the certificate " + certificatePem, e);
         }
     }
 
     /** The server's key manager over this keystore, as a server built on the JDK's {@code KeyManagerFactory} has it. */
     public X509ExtendedKeyManager keyManager() {
-        try {
-            KeyStore store = load();
+        try (InputStream in = Files.newInputStream(keystore)) {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(in, PASSWORD.toCharArray());
             KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             factory.init(store, PASSWORD.toCharArray());
             return (X509ExtendedKeyManager) factory.getKeyManagers()[0];
@@ -140,11 +131,10 @@ public final class TestKeystore {
 
     /** A client context that trusts exactly this certificate, for the given protocol ({@code "TLSv1.3"}...). */
     public SSLContext clientContext(String protocol) {
-        try (InputStream in = new ByteArrayInputStream(Files.readAllBytes(certificatePem))) {
-            Certificate cert = CertificateFactory.getInstance("X.509").generateCertificate(in);
+        try {
             KeyStore trust = KeyStore.getInstance("PKCS12");
             trust.load(null, null);
-            trust.setCertificateEntry("server", cert);
+            trust.setCertificateEntry("server", certificate());
             TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             tmf.init(trust);
             SSLContext context = SSLContext.getInstance(protocol);

@@ -347,8 +347,7 @@ public class AdmissionNioEndpoint extends NioEndpoint {
         try {
             configured = super.setSocketOptions(socket);
         } finally {
-            acceptedVerdict = null;
-            acceptedSessionIdVerified = false;
+            acceptedVerdict = null; // the session-id flag is cleared where it is set, before each peek
             acceptedHelloInOneRecord = false;
         }
         if (configured && waitsForHello) {
