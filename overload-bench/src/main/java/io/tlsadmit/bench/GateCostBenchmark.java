@@ -1,5 +1,6 @@
 package io.tlsadmit.bench;
 
+import io.tlsadmit.bench.ProcessCpuClock.ThreadRole;
 import io.tlsadmit.testing.ConnectorSpec;
 import io.tlsadmit.testing.CpuPinning;
 import io.tlsadmit.testing.Jdk;
@@ -163,8 +164,10 @@ public final class GateCostBenchmark {
                 }
             }
             List<String> rows = new ArrayList<>();
-            rows.add("round,variant,connections,seconds,server_cpu_s,cpu_ms_per_connection,connections_per_s,failed");
+            rows.add("round,variant,connections,seconds,server_cpu_s,cpu_ms_per_connection,connections_per_s,failed,"
+                    + "compiler_cpu_s,gc_cpu_s,control_cpu_s,cpu_ms_per_connection_without_compiler");
             Map<String, List<Double>> perVariant = new LinkedHashMap<>();
+            Map<String, List<Double>> withoutCompiler = new LinkedHashMap<>();
             for (int round = 1; round <= rounds; round++) {
                 List<String> order = new ArrayList<>(variants);
                 if (round % 2 == 0) {
@@ -173,11 +176,18 @@ public final class GateCostBenchmark {
                 for (String variant : order) {
                     Window w = window(servers.get(variant), keystore.clientContext(protocol), seconds);
                     perVariant.computeIfAbsent(variant, v -> new ArrayList<>()).add(w.cpuMillisPerConnection());
-                    rows.add(String.format(Locale.ROOT, "%d,%s,%d,%.1f,%.2f,%.4f,%.0f,%d", round, variant,
-                            w.connections, w.seconds, w.serverCpuSeconds, w.cpuMillisPerConnection(),
-                            w.connections / w.seconds, w.failed));
-                    log("round %d %-14s %6d connections (%4.0f/s), server CPU %.3f ms/connection%s%s", round,
-                            variant, w.connections, w.connections / w.seconds, w.cpuMillisPerConnection(),
+                    withoutCompiler.computeIfAbsent(variant, v -> new ArrayList<>())
+                            .add(w.cpuMillisPerConnectionWithoutCompiler());
+                    rows.add(String.format(Locale.ROOT, "%d,%s,%d,%.1f,%.2f,%.4f,%.0f,%d,%.2f,%.2f,%.2f,%.4f", round,
+                            variant, w.connections, w.seconds, w.serverCpuSeconds, w.cpuMillisPerConnection(),
+                            w.connections / w.seconds, w.failed, w.role(ThreadRole.COMPILER),
+                            w.role(ThreadRole.GC), w.role(ThreadRole.CONTROL),
+                            w.cpuMillisPerConnectionWithoutCompiler()));
+                    log("round %d %-14s %6d connections (%4.0f/s), server CPU %.3f ms/connection (compiler %.0f,"
+                                    + " GC %.0f, control loop %.1f ms/s)%s%s", round, variant, w.connections,
+                            w.connections / w.seconds, w.cpuMillisPerConnection(),
+                            1000 * w.role(ThreadRole.COMPILER) / w.seconds, 1000 * w.role(ThreadRole.GC) / w.seconds,
+                            1000 * w.role(ThreadRole.CONTROL) / w.seconds,
                             w.failed > 0 ? ", " + w.failed + " failed" : "", w.perf);
                 }
             }
@@ -189,7 +199,8 @@ public final class GateCostBenchmark {
                 log("profiles: %s", asyncProfiler);
             }
             Files.write(out.resolve("rounds.csv"), rows);
-            String summary = summary(perVariant);
+            String summary = summary(perVariant, "") + "\n" + summary(withoutCompiler,
+                    ", less the JIT compiler threads' CPU in the same seconds");
             Files.writeString(out.resolve("summary.md"), summary);
             System.out.println(summary);
             for (String variant : variants) {
@@ -205,12 +216,12 @@ public final class GateCostBenchmark {
         log("done: %s", out);
     }
 
-    private String summary(Map<String, List<Double>> perVariant) {
+    private String summary(Map<String, List<Double>> perVariant, String what) {
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT,
-                "TLS %s resumption + one request + close, %d client loops, %d rounds of %d s (%s)%n%n"
+                "TLS %s resumption + one request + close, %d client loops, %d rounds of %d s%s (%s)%n%n"
                         + "| variant | CPU ms per connection, each round | median | ratio of medians to stock"
                         + " | median of per-round ratios |%n|---|---|---|---|---|%n",
-                tls, clients, rounds, seconds, Instant.now()));
+                tls, clients, rounds, seconds, what, Instant.now()));
         List<Double> stock = perVariant.get("stock");
         for (Map.Entry<String, List<Double>> e : perVariant.entrySet()) {
             List<Double> v = e.getValue();
@@ -237,9 +248,23 @@ public final class GateCostBenchmark {
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 
-    private record Window(long connections, long failed, double seconds, double serverCpuSeconds, String perf) {
+    private record Window(long connections, long failed, double seconds, double serverCpuSeconds,
+                          Map<ThreadRole, Double> roleSeconds, String perf) {
         double cpuMillisPerConnection() {
             return connections == 0 ? Double.NaN : 1000 * serverCpuSeconds / connections;
+        }
+
+        double role(ThreadRole role) {
+            return roleSeconds.get(role);
+        }
+
+        /**
+         * Why this second figure: minutes after a start the JIT still compiles, more in one server than another and
+         * more in one round than the next, and that CPU is neither the gate's per-connection cost nor steady.
+         */
+        double cpuMillisPerConnectionWithoutCompiler() {
+            return connections == 0 ? Double.NaN
+                    : 1000 * (serverCpuSeconds - role(ThreadRole.COMPILER)) / connections;
         }
     }
 
@@ -256,15 +281,17 @@ public final class GateCostBenchmark {
             Process perf = options.containsKey("perf-events") ? new ProcessBuilder("perf", "stat", "-x,", "-e",
                     options.get("perf-events"), "-p", Long.toString(server.pid()), "--", "sleep",
                     Integer.toString(seconds)).redirectOutput(ProcessBuilder.Redirect.DISCARD).start() : null;
+            ProcessCpuClock.ThreadTicks threadsBefore = cpu.threads();
             double cpuBefore = cpu.seconds();
             long t0 = System.nanoTime();
             Thread.sleep(seconds * 1000L);
             StepCounters c = driver.swapCounters();
             double elapsed = (System.nanoTime() - t0) / 1e9;
             double cpuSeconds = cpu.seconds() - cpuBefore;
+            Map<ThreadRole, Double> roles = cpu.threads().secondsSince(threadsBefore);
             long connections = c.resumedCompleted.sum();
             return new Window(connections, c.resumedRefused.sum() + c.resumedTimedOut.sum(), elapsed,
-                    cpuSeconds, perf == null ? "" : perPerConnection(perf, connections));
+                    cpuSeconds, roles, perf == null ? "" : perPerConnection(perf, connections));
         }
     }
 
