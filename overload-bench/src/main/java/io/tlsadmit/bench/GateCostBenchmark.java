@@ -29,7 +29,10 @@ import javax.net.ssl.SSLContext;
  * What the gate itself costs (issue 14): server CPU per resumed connection, stock Tomcat against the gate
  * with a budget that never binds. Every variant's Tomcat runs at once, pinned to CPU 0 (this driver on
  * CPU 1); the measured windows are interleaved (stock, gated, stock, gated, ..., the order reversed every
- * other round) so that the machine's drift falls on all of them alike. Each window: {@code --clients}
+ * other round) so that the machine's drift falls on all of them alike, or, with {@code --schedule concurrent},
+ * every variant is loaded in the same window. Why the second: on a shared guest the speed of the CPU moves by
+ * ±10–25 % from one 8 s window to the next, more than the few percent being measured; loaded together, the
+ * variants share the same seconds of the same CPU, and what one round's ratio holds is their difference. Each window: {@code --clients}
  * loops doing a TLS resumption, one small request, close; server CPU from {@code /proc/PID/stat} over the
  * window divided by the connections completed in it. Reports the medians per variant and each gated
  * variant's ratio to stock (ratio of medians, and the median of the per-round ratios).
@@ -38,8 +41,13 @@ public final class GateCostBenchmark {
     static final String USAGE = """
             usage: bin/gate-cost-benchmark [--tls 1.2|1.3] [--variants stock,static,adaptive,static-nopeek]
                    [--rounds 3] [--seconds 15] [--warmup-seconds 20] [--clients 4] [--key rsa2048|rsa4096|ec]
-                   [--jdk 17] [--jfr DIR] [--async-profiler DIR] [--compare-jar JAR] [--perf-events LIST] [--out DIR]
+                   [--jdk 17] [--jfr DIR] [--async-profiler DIR] [--compare-jar JAR] [--perf-events LIST]
+                   [--schedule interleaved|concurrent] [--out DIR]
               --tls 1.2 is session-id resumption (the driver turns its session-ticket extension off); 1.3 is PSK.
+              --schedule interleaved measures one variant at a time, --clients loops against it, the order reversed
+                        every other round; concurrent loads every variant at once, --clients loops each, the Tomcats
+                        sharing CPU 0, so that a change of the machine's speed falls on all of them in the same
+                        seconds and each round's ratios compare like with like.
               --jfr DIR records a JFR profile of every Tomcat (settings=profile) into DIR/<variant>.jfr;
                         profile and measure in separate runs: the recording costs CPU itself.
               --async-profiler DIR samples every Tomcat's CPU with async-profiler (perf events, Java and native
@@ -64,6 +72,7 @@ public final class GateCostBenchmark {
     private final Path out;
     private final Path jfr;
     private final Path asyncProfiler;
+    private final boolean concurrent;
     private final long started = System.nanoTime();
 
     GateCostBenchmark(Map<String, String> options) {
@@ -86,6 +95,11 @@ public final class GateCostBenchmark {
         this.out = Path.of(options.getOrDefault("out",
                 "docs/results/" + java.time.LocalDate.now() + "-gate-cost-tls" + tls)).toAbsolutePath();
         this.jfr = options.containsKey("jfr") ? Path.of(options.get("jfr")).toAbsolutePath() : null;
+        String schedule = options.getOrDefault("schedule", "interleaved");
+        if (!schedule.equals("interleaved") && !schedule.equals("concurrent")) {
+            throw new IllegalArgumentException("--schedule must be interleaved or concurrent, was " + schedule);
+        }
+        this.concurrent = schedule.equals("concurrent");
         this.asyncProfiler = options.containsKey("async-profiler")
                 ? Path.of(options.get("async-profiler")).toAbsolutePath() : null;
     }
@@ -155,7 +169,7 @@ public final class GateCostBenchmark {
             String protocol = tls.equals("1.3") ? "TLSv1.3" : "TLSv1.2";
             for (String variant : variants) {
                 log("warm-up %s: %d s", variant, warmupSeconds);
-                window(servers.get(variant), keystore.clientContext(protocol), warmupSeconds);
+                windows(List.of(servers.get(variant)), keystore.clientContext(protocol), warmupSeconds);
             }
             Path profilerLibrary = asyncProfiler == null ? null : AsyncProfilerAgent.extract(asyncProfiler);
             if (profilerLibrary != null) {
@@ -173,8 +187,22 @@ public final class GateCostBenchmark {
                 if (round % 2 == 0) {
                     java.util.Collections.reverse(order);
                 }
-                for (String variant : order) {
-                    Window w = window(servers.get(variant), keystore.clientContext(protocol), seconds);
+                Map<String, Window> measured = new LinkedHashMap<>();
+                if (concurrent) {
+                    List<Window> all = windows(order.stream().map(servers::get).toList(),
+                            keystore.clientContext(protocol), seconds);
+                    for (int i = 0; i < order.size(); i++) {
+                        measured.put(order.get(i), all.get(i));
+                    }
+                } else {
+                    for (String variant : order) {
+                        measured.put(variant, windows(List.of(servers.get(variant)), keystore.clientContext(protocol),
+                                seconds).get(0));
+                    }
+                }
+                for (Map.Entry<String, Window> e : measured.entrySet()) {
+                    String variant = e.getKey();
+                    Window w = e.getValue();
                     perVariant.computeIfAbsent(variant, v -> new ArrayList<>()).add(w.cpuMillisPerConnection());
                     withoutCompiler.computeIfAbsent(variant, v -> new ArrayList<>())
                             .add(w.cpuMillisPerConnectionWithoutCompiler());
@@ -218,10 +246,11 @@ public final class GateCostBenchmark {
 
     private String summary(Map<String, List<Double>> perVariant, String what) {
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT,
-                "TLS %s resumption + one request + close, %d client loops, %d rounds of %d s%s (%s)%n%n"
+                "TLS %s resumption + one request + close, %d client loops%s, %d rounds of %d s, %s%s (%s)%n%n"
                         + "| variant | CPU ms per connection, each round | median | ratio of medians to stock"
-                        + " | median of per-round ratios |%n|---|---|---|---|---|%n",
-                tls, clients, rounds, seconds, what, Instant.now()));
+                        + " | median of per-round ratios (95 %% interval) |%n|---|---|---|---|---|%n",
+                tls, clients, concurrent ? " per variant" : "", rounds, seconds,
+                concurrent ? "variants loaded together" : "variants interleaved", what, Instant.now()));
         List<Double> stock = perVariant.get("stock");
         for (Map.Entry<String, List<Double>> e : perVariant.entrySet()) {
             List<Double> v = e.getValue();
@@ -233,13 +262,34 @@ public final class GateCostBenchmark {
                 for (int i = 0; i < v.size(); i++) {
                     ratios.add(v.get(i) / stock.get(i));
                 }
-                roundRatio = String.format(Locale.ROOT, "%.3f", median(ratios));
+                double[] interval = bootstrapInterval(ratios);
+                roundRatio = String.format(Locale.ROOT, "%.3f (%.3f–%.3f)", median(ratios), interval[0], interval[1]);
             }
             s.append(String.format(Locale.ROOT, "| %s | %s | %.3f | %s | %s |%n", e.getKey(),
                     v.stream().map(x -> String.format(Locale.ROOT, "%.3f", x)).collect(Collectors.joining(", ")),
                     median(v), ratio, roundRatio));
         }
         return s.toString();
+    }
+
+    /**
+     * The 95 % percentile bootstrap interval of the median of {@code values}: 10,000 resamples with replacement,
+     * from a fixed seed so that the same rounds always give the same interval.
+     */
+    static double[] bootstrapInterval(List<Double> values) {
+        java.util.Random random = new java.util.Random(1);
+        int resamples = 10_000;
+        double[] medians = new double[resamples];
+        List<Double> sample = new ArrayList<>(values.size());
+        for (int r = 0; r < resamples; r++) {
+            sample.clear();
+            for (int i = 0; i < values.size(); i++) {
+                sample.add(values.get(random.nextInt(values.size())));
+            }
+            medians[r] = median(sample);
+        }
+        java.util.Arrays.sort(medians);
+        return new double[] {medians[(int) (0.025 * resamples)], medians[(int) (0.975 * resamples) - 1]};
     }
 
     static double median(List<Double> values) {
@@ -269,29 +319,50 @@ public final class GateCostBenchmark {
     }
 
     /**
-     * {@code clients} loops of resumption + request + close against one server for {@code seconds}; the
-     * first second (each loop's first, full handshake) is not measured.
+     * {@code clients} loops of resumption + request + close against each of {@code measured} at once for
+     * {@code seconds}; the first second (each loop's first, full handshake) is not measured.
      */
-    private Window window(TomcatServer server, SSLContext context, int seconds) throws Exception {
-        ProcessCpuClock cpu = new ProcessCpuClock(server.pid());
-        try (LoadDriver driver = new LoadDriver(context, context, server.port("tls"), PATH, 10_000, 1)) {
-            driver.startEstablished(clients, 0, 1);
+    private List<Window> windows(List<TomcatServer> measured, SSLContext context, int seconds) throws Exception {
+        List<LoadDriver> drivers = new ArrayList<>();
+        try {
+            for (TomcatServer server : measured) {
+                LoadDriver driver = new LoadDriver(context, context, server.port("tls"), PATH, 10_000, 1);
+                drivers.add(driver);
+                driver.startEstablished(clients, 0, 1);
+            }
             Thread.sleep(1000);
-            driver.swapCounters();
-            Process perf = options.containsKey("perf-events") ? new ProcessBuilder("perf", "stat", "-x,", "-e",
-                    options.get("perf-events"), "-p", Long.toString(server.pid()), "--", "sleep",
-                    Integer.toString(seconds)).redirectOutput(ProcessBuilder.Redirect.DISCARD).start() : null;
-            ProcessCpuClock.ThreadTicks threadsBefore = cpu.threads();
-            double cpuBefore = cpu.seconds();
+            List<ProcessCpuClock> cpus = new ArrayList<>();
+            List<ProcessCpuClock.ThreadTicks> threadsBefore = new ArrayList<>();
+            List<Double> cpuBefore = new ArrayList<>();
+            List<Process> perfs = new ArrayList<>();
+            for (int i = 0; i < measured.size(); i++) {
+                TomcatServer server = measured.get(i);
+                drivers.get(i).swapCounters();
+                perfs.add(options.containsKey("perf-events") ? new ProcessBuilder("perf", "stat", "-x,", "-e",
+                        options.get("perf-events"), "-p", Long.toString(server.pid()), "--", "sleep",
+                        Integer.toString(seconds)).redirectOutput(ProcessBuilder.Redirect.DISCARD).start() : null);
+                ProcessCpuClock cpu = new ProcessCpuClock(server.pid());
+                cpus.add(cpu);
+                threadsBefore.add(cpu.threads());
+                cpuBefore.add(cpu.seconds());
+            }
             long t0 = System.nanoTime();
             Thread.sleep(seconds * 1000L);
-            StepCounters c = driver.swapCounters();
-            double elapsed = (System.nanoTime() - t0) / 1e9;
-            double cpuSeconds = cpu.seconds() - cpuBefore;
-            Map<ThreadRole, Double> roles = cpu.threads().secondsSince(threadsBefore);
-            long connections = c.resumedCompleted.sum();
-            return new Window(connections, c.resumedRefused.sum() + c.resumedTimedOut.sum(), elapsed,
-                    cpuSeconds, roles, perf == null ? "" : perPerConnection(perf, connections));
+            List<Window> windows = new ArrayList<>();
+            for (int i = 0; i < measured.size(); i++) {
+                StepCounters c = drivers.get(i).swapCounters();
+                double elapsed = (System.nanoTime() - t0) / 1e9;
+                double cpuSeconds = cpus.get(i).seconds() - cpuBefore.get(i);
+                Map<ThreadRole, Double> roles = cpus.get(i).threads().secondsSince(threadsBefore.get(i));
+                long connections = c.resumedCompleted.sum();
+                windows.add(new Window(connections, c.resumedRefused.sum() + c.resumedTimedOut.sum(), elapsed,
+                        cpuSeconds, roles, perfs.get(i) == null ? "" : perPerConnection(perfs.get(i), connections)));
+            }
+            return windows;
+        } finally {
+            for (LoadDriver driver : drivers) {
+                driver.close();
+            }
         }
     }
 

@@ -22,6 +22,22 @@ class GateCostBenchmarkTest {
     }
 
     @Test
+    void theBootstrapIntervalHoldsTheMedianAndNarrowsWithMoreRounds() {
+        List<Double> few = List.of(0.9, 1.0, 1.1, 0.95, 1.05);
+        List<Double> many = new java.util.ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            many.addAll(few);
+        }
+        double[] wide = GateCostBenchmark.bootstrapInterval(few);
+        double[] narrow = GateCostBenchmark.bootstrapInterval(many);
+        assertTrue(wide[0] <= 1.0 && 1.0 <= wide[1], wide[0] + "–" + wide[1]);
+        assertTrue(narrow[0] > wide[0] && narrow[1] < wide[1], narrow[0] + "–" + narrow[1]);
+        double[] again = GateCostBenchmark.bootstrapInterval(few);
+        assertEquals(wide[0], again[0]);
+        assertEquals(wide[1], again[1]);
+    }
+
+    @Test
     void aBadOptionIsNamedInTheError() {
         IllegalArgumentException rounds = assertThrows(IllegalArgumentException.class,
                 () -> new GateCostBenchmark(Map.of("rounds", "0")));
@@ -29,6 +45,10 @@ class GateCostBenchmarkTest {
         IllegalArgumentException tls = assertThrows(IllegalArgumentException.class,
                 () -> new GateCostBenchmark(Map.of("tls", "1.1")));
         assertTrue(tls.getMessage().contains("--tls"), tls.getMessage());
+        IllegalArgumentException schedule = assertThrows(IllegalArgumentException.class,
+                () -> new GateCostBenchmark(Map.of("schedule", "together")));
+        assertTrue(schedule.getMessage().contains("--schedule"), schedule.getMessage());
+        assertDoesNotThrow(() -> new GateCostBenchmark(Map.of("schedule", "concurrent")));
     }
 
     @Test
