@@ -18,10 +18,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
 import java.util.stream.Collectors;
 import javax.net.ssl.SSLContext;
 
@@ -32,10 +34,12 @@ import javax.net.ssl.SSLContext;
  * other round) so that the machine's drift falls on all of them alike, or, with {@code --schedule concurrent},
  * every variant is loaded in the same window. Why the second: on a shared guest the speed of the CPU moves by
  * ±10–25 % from one 8 s window to the next, more than the few percent being measured; loaded together, the
- * variants share the same seconds of the same CPU, and what one round's ratio holds is their difference. Each window: {@code --clients}
- * loops doing a TLS resumption, one small request, close; server CPU from {@code /proc/PID/stat} over the
- * window divided by the connections completed in it. Reports the medians per variant and each gated
- * variant's ratio to stock (ratio of medians, and the median of the per-round ratios).
+ * variants share the same seconds of the same CPU, and what one round's ratio holds is their difference (what it
+ * does not hold is the JIT's: each run's JVMs compile differently, so compare runs, not only rounds). Each window:
+ * {@code --clients} loops doing a TLS resumption, one small request, close; server CPU from {@code /proc/PID/stat}
+ * over the window divided by the connections completed in it, and split by thread role. Reports the medians per
+ * variant and each gated variant's ratio to stock (ratio of medians, and the median of the per-round ratios with
+ * its bootstrap interval).
  */
 public final class GateCostBenchmark {
     static final String USAGE = """
@@ -277,7 +281,7 @@ public final class GateCostBenchmark {
      * from a fixed seed so that the same rounds always give the same interval.
      */
     static double[] bootstrapInterval(List<Double> values) {
-        java.util.Random random = new java.util.Random(1);
+        Random random = new Random(1);
         int resamples = 10_000;
         double[] medians = new double[resamples];
         List<Double> sample = new ArrayList<>(values.size());
@@ -288,7 +292,7 @@ public final class GateCostBenchmark {
             }
             medians[r] = median(sample);
         }
-        java.util.Arrays.sort(medians);
+        Arrays.sort(medians);
         return new double[] {medians[(int) (0.025 * resamples)], medians[(int) (0.975 * resamples) - 1]};
     }
 

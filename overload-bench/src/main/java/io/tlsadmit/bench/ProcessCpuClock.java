@@ -10,7 +10,10 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** CPU time of another process (user + system, all threads), read from its {@code /proc} stat file. */
+/**
+ * CPU time of another process (user + system, all threads), read from its {@code /proc} stat file, and per thread
+ * from its {@code task} directory, for the part each {@link ThreadRole} took.
+ */
 final class ProcessCpuClock {
 
     /**
