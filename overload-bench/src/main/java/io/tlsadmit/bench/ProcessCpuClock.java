@@ -1,5 +1,7 @@
 package io.tlsadmit.bench;
 
+import io.tlsadmit.admission.control.ControlLoop;
+import io.tlsadmit.admission.cpu.CompilerThreadsCpu;
 import io.tlsadmit.admission.cpu.TaskStat;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -23,27 +25,23 @@ final class ProcessCpuClock {
      * two things that do not scale with connections.
      */
     enum ThreadRole {
-        COMPILER("C1 CompilerThre", "C2 CompilerThre"),
-        GC("GC Thread", "G1 ", "VM Thread"),
-        CONTROL("tlsadmit-admiss"),
+        COMPILER, GC, CONTROL,
         /** Everything else, and threads that exited between two readings. */
         SERVER;
 
-        private final String[] prefixes;
+        /** What the kernel keeps of a thread's name. */
+        private static final int KERNEL_NAME_LENGTH = 15;
+        private static final String CONTROL_NAME = ControlLoop.THREAD_NAME.substring(0, KERNEL_NAME_LENGTH);
 
-        ThreadRole(String... prefixes) {
-            this.prefixes = prefixes;
-        }
-
-        static ThreadRole of(String threadName) {
-            for (ThreadRole role : values()) {
-                for (String prefix : role.prefixes) {
-                    if (threadName.startsWith(prefix)) {
-                        return role;
-                    }
-                }
+        static ThreadRole of(String kernelName) {
+            if (CompilerThreadsCpu.isCompilerThread(kernelName)) {
+                return COMPILER;
             }
-            return SERVER;
+            if (kernelName.startsWith("GC Thread") || kernelName.startsWith("G1 ")
+                    || kernelName.startsWith("VM Thread")) {
+                return GC;
+            }
+            return kernelName.startsWith(CONTROL_NAME) ? CONTROL : SERVER;
         }
     }
 

@@ -3,6 +3,7 @@ package io.tlsadmit.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tlsadmit.admission.control.ControlLoop;
 import io.tlsadmit.bench.ProcessCpuClock.ThreadRole;
 import io.tlsadmit.bench.ProcessCpuClock.ThreadTicks;
 import java.lang.management.ManagementFactory;
@@ -51,7 +52,7 @@ class ProcessCpuClockTest {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-        }, "tlsadmit-admission-control");
+        }, ControlLoop.THREAD_NAME);
         busy.start();
         try {
             while (busy.getState() != Thread.State.TIMED_WAITING) {

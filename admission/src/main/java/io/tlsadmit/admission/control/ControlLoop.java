@@ -17,6 +17,9 @@ import java.util.function.LongSupplier;
  */
 public final class ControlLoop implements AutoCloseable {
 
+    /** The control thread's name; the kernel shows its first 15 characters ({@code /proc/PID/task/TID/comm}). */
+    public static final String THREAD_NAME = "tlsadmit-admission-control";
+
     private static final System.Logger LOG = System.getLogger(ControlLoop.class.getName());
 
     private final AdmissionController controller;
@@ -29,7 +32,7 @@ public final class ControlLoop implements AutoCloseable {
         this.controller = Objects.requireNonNull(controller, "controller");
         this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
         this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "tlsadmit-admission-control");
+            Thread thread = new Thread(runnable, THREAD_NAME);
             thread.setDaemon(true);
             return thread;
         });

@@ -69,7 +69,7 @@ public final class CompilerThreadsCpu implements LongSupplier {
         try (DirectoryStream<Path> all = Files.newDirectoryStream(tasks)) {
             for (Path task : all) {
                 String comm = read(task.resolve("comm"));
-                if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
+                if (isCompilerThread(comm)) {
                     found.add(task.resolve("stat"));
                 }
             }
@@ -77,6 +77,11 @@ public final class CompilerThreadsCpu implements LongSupplier {
             return List.of(); // no /proc (not Linux) or a race with exiting threads: no transient CPU known
         }
         return found;
+    }
+
+    /** Whether a thread with this name as the kernel shows it ({@code comm}, 15 characters) is a JIT compiler's. */
+    public static boolean isCompilerThread(String kernelName) {
+        return kernelName.startsWith("C1 CompilerThre") || kernelName.startsWith("C2 CompilerThre");
     }
 
     /** utime + stime of one task, 0 if it has exited. */
