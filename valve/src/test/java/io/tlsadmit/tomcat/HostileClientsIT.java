@@ -231,8 +231,9 @@ class HostileClientsIT {
         List<Socket> silent = new ArrayList<>();
         try {
             // The first five send a hello's first byte and stop: Tomcat accepts them at once, in the order they came.
-            // The sixth sends nothing: the kernel holds it for a second (TCP_DEFER_ACCEPT, set with the native peek)
-            // before Tomcat sees it, and from then on helloTimeout runs.
+            // The sixth sends nothing: the kernel holds it for a second (TCP_DEFER_ACCEPT, set with the native peek
+            // while the gate refuses, as it has just done) before Tomcat sees it, and from then on helloTimeout runs.
+            GatedTomcat.refuseOne(slow, slowPort);
             silent.add(stalledFrom("127.0.0.21"));
             silent.add(stalledFrom("127.0.0.22"));
             waitFor(() -> slow.getHellosPending() == 2, "two pending");
