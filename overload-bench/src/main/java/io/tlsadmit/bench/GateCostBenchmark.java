@@ -46,7 +46,7 @@ public final class GateCostBenchmark {
             usage: bin/gate-cost-benchmark [--tls 1.2|1.3] [--variants stock,static,adaptive,static-nopeek]
                    [--rounds 3] [--seconds 15] [--warmup-seconds 20] [--clients 4] [--key rsa2048|rsa4096|ec]
                    [--jdk 17] [--jfr DIR] [--async-profiler DIR] [--compare-jar JAR] [--perf-events LIST]
-                   [--schedule interleaved|concurrent] [--out DIR]
+                   [--schedule interleaved|concurrent] [--idle-seconds 10] [--out DIR]
               --tls 1.2 is session-id resumption (the driver turns its session-ticket extension off); 1.3 is PSK.
               --schedule interleaved measures one variant at a time, --clients loops against it, the order reversed
                         every other round; concurrent loads every variant at once, --clients loops each, the Tomcats
@@ -60,6 +60,9 @@ public final class GateCostBenchmark {
               --compare-jar JAR allows the variants "compare" (budget="static" like "static") and "compare-adaptive"
                         (like "adaptive"), but with another build of the gate jar (e.g. before a change),
                         interleaved with the others.
+              --idle-seconds N  after the warm-up, measures every Tomcat's CPU for N s with no client (0: not at
+                        all): what a server spends per second whatever its load (the adaptive budget's control loop,
+                        Tomcat's own background work), which weighs per connection in inverse proportion to the rate.
               --perf-events LIST counts these events of the Tomcat process in every window with `perf stat`
                         (e.g. raw_syscalls:sys_enter,context-switches) and reports them per connection.""";
 
@@ -73,6 +76,7 @@ public final class GateCostBenchmark {
     private final int seconds;
     private final int warmupSeconds;
     private final int clients;
+    private final int idleSeconds;
     private final Path out;
     private final Path jfr;
     private final Path asyncProfiler;
@@ -96,6 +100,8 @@ public final class GateCostBenchmark {
         this.seconds = positive("seconds", 15);
         this.warmupSeconds = positive("warmup-seconds", 20);
         this.clients = positive("clients", 4);
+        this.idleSeconds = options.containsKey("idle-seconds") && options.get("idle-seconds").equals("0") ? 0
+                : positive("idle-seconds", 10);
         this.out = Path.of(options.getOrDefault("out",
                 "docs/results/" + java.time.LocalDate.now() + "-gate-cost-tls" + tls)).toAbsolutePath();
         this.jfr = options.containsKey("jfr") ? Path.of(options.get("jfr")).toAbsolutePath() : null;
@@ -175,6 +181,7 @@ public final class GateCostBenchmark {
                 log("warm-up %s: %d s", variant, warmupSeconds);
                 windows(List.of(servers.get(variant)), keystore.clientContext(protocol), warmupSeconds);
             }
+            String idle = idleSeconds > 0 ? idle(servers) : "";
             Path profilerLibrary = asyncProfiler == null ? null : AsyncProfilerAgent.extract(asyncProfiler);
             if (profilerLibrary != null) {
                 for (String variant : variants) {
@@ -232,7 +239,7 @@ public final class GateCostBenchmark {
             }
             Files.write(out.resolve("rounds.csv"), rows);
             String summary = summary(perVariant, "") + "\n" + summary(withoutCompiler,
-                    ", less the JIT compiler threads' CPU in the same seconds");
+                    ", less the JIT compiler threads' CPU in the same seconds") + idle;
             Files.writeString(out.resolve("summary.md"), summary);
             System.out.println(summary);
             for (String variant : variants) {
@@ -246,6 +253,46 @@ public final class GateCostBenchmark {
             }
         }
         log("done: %s", out);
+    }
+
+    /**
+     * Every Tomcat's CPU over {@link #idleSeconds} without a client, by thread role, measured at once: written to
+     * {@code idle.csv} and returned as a table for the summary.
+     */
+    private String idle(Map<String, TomcatServer> servers) throws Exception {
+        log("idle: %d s without clients", idleSeconds);
+        Map<String, ProcessCpuClock> clocks = new LinkedHashMap<>();
+        Map<String, ProcessCpuClock.ThreadTicks> before = new LinkedHashMap<>();
+        for (Map.Entry<String, TomcatServer> e : servers.entrySet()) {
+            ProcessCpuClock clock = new ProcessCpuClock(e.getValue().pid());
+            clocks.put(e.getKey(), clock);
+            before.put(e.getKey(), clock.threads());
+        }
+        long t0 = System.nanoTime();
+        Thread.sleep(idleSeconds * 1000L);
+        double elapsed = (System.nanoTime() - t0) / 1e9;
+        List<String> rows = new ArrayList<>(List.of("variant,seconds,server_cpu_ms_per_s,compiler_cpu_ms_per_s,"
+                + "gc_cpu_ms_per_s,control_cpu_ms_per_s,other_cpu_ms_per_s"));
+        StringBuilder table = new StringBuilder(String.format(Locale.ROOT, "%nIdle: no client for %.0f s after the"
+                + " warm-up, CPU milliseconds per second%n%n| variant | all | JIT compiler | GC | control loop | the"
+                + " rest |%n|---|---|---|---|---|---|%n", elapsed));
+        for (Map.Entry<String, ProcessCpuClock> e : clocks.entrySet()) {
+            Map<ThreadRole, Double> roles = e.getValue().threads().secondsSince(before.get(e.getKey()));
+            double all = roles.values().stream().mapToDouble(Double::doubleValue).sum();
+            double[] perSecond = {all, roles.get(ThreadRole.COMPILER), roles.get(ThreadRole.GC),
+                roles.get(ThreadRole.CONTROL), roles.get(ThreadRole.SERVER)};
+            for (int i = 0; i < perSecond.length; i++) {
+                perSecond[i] *= 1000 / elapsed;
+            }
+            rows.add(String.format(Locale.ROOT, "%s,%.1f,%.2f,%.2f,%.2f,%.2f,%.2f", e.getKey(), elapsed,
+                    perSecond[0], perSecond[1], perSecond[2], perSecond[3], perSecond[4]));
+            table.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.1f | %.1f |%n", e.getKey(),
+                    perSecond[0], perSecond[1], perSecond[2], perSecond[3], perSecond[4]));
+            log("idle %-14s %.1f ms/s of CPU (compiler %.1f, GC %.1f, control loop %.1f, the rest %.1f)",
+                    e.getKey(), perSecond[0], perSecond[1], perSecond[2], perSecond[3], perSecond[4]);
+        }
+        Files.write(out.resolve("idle.csv"), rows);
+        return table.toString();
     }
 
     private String summary(Map<String, List<Double>> perVariant, String what) {

@@ -52,6 +52,14 @@ class GateCostBenchmarkTest {
     }
 
     @Test
+    void theIdleMeasurementIsOnByDefaultAndZeroTurnsItOff() {
+        assertDoesNotThrow(() -> new GateCostBenchmark(Map.of("idle-seconds", "0")));
+        IllegalArgumentException negative = assertThrows(IllegalArgumentException.class,
+                () -> new GateCostBenchmark(Map.of("idle-seconds", "-5")));
+        assertTrue(negative.getMessage().contains("--idle-seconds"), negative.getMessage());
+    }
+
+    @Test
     void theCompareVariantNeedsAJarToCompareWith() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> new GateCostBenchmark(Map.of("variants", "stock,compare")));
