@@ -60,9 +60,6 @@ public final class ConnectorGate {
     private final SessionGrace sessionGrace;
     /** What grace admissions may owe the budget at once: two users' pages. */
     private final long maxGraceDebt;
-    /** When the early gate last refused a connection (or, observing, would have); valid once {@link #hasRefused}. */
-    private volatile long lastRefusalNanos;
-    private volatile boolean hasRefused;
 
     public ConnectorGate(String name, HandshakeBudget budget, RefuseAction refuseAction) {
         this(name, budget, refuseAction, RenegotiationPolicy.REFUSE, DEFAULT_CONNECTIONS_PER_NEW_USER);
@@ -191,21 +188,7 @@ public final class ConnectorGate {
         } else {
             decision = Decision.REFUSED;
         }
-        if (decision == Decision.REFUSED) {
-            lastRefusalNanos = nowNanos;
-            hasRefused = true;
-        }
         return act(verdict, decision);
-    }
-
-    /**
-     * Whether the early gate refused a connection (or, observing, would have) in the last {@code windowNanos}. A
-     * connector that can decide on accept does so only then: there a refusal costs about half what it costs once
-     * the connection has a channel, while for a connection that is admitted anyway deciding on accept buys nothing
-     * and costs a resumption 1-2 % (docs/benchmarks.md, section 7).
-     */
-    public boolean refusedWithin(long windowNanos, long nowNanos) {
-        return hasRefused && nowNanos - lastRefusalNanos < windowNanos;
     }
 
     /**

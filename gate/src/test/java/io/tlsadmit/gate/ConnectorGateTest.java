@@ -45,27 +45,6 @@ class ConnectorGateTest {
     }
 
     @Test
-    void tellsWhetherItRefusedRecentlyWhichIsWhenDecidingOnAcceptPays() {
-        long second = 1_000_000_000L;
-        assertFalse(gate.refusedWithin(10 * second, clock.get()), "nothing refused yet");
-        open(100, 100);
-        gate.decide(connection(), Verdict.NEW, clock.get(), true);
-        gate.decide(connection(), Verdict.RESUME_TICKET, clock.get(), true);
-        assertFalse(gate.refusedWithin(10 * second, clock.get()), "admitting is not refusing");
-        long refusedAt = clock.get();
-        assertEquals(Decision.REFUSED, gate.decideOnAccept(Verdict.NOT_TLS, SOURCE, HOST, refusedAt, refusedAt));
-        clock.addAndGet(10 * second - 1);
-        assertTrue(gate.refusedWithin(10 * second, clock.get()));
-        clock.addAndGet(1);
-        assertFalse(gate.refusedWithin(10 * second, clock.get()), "the window has passed");
-        gate.mode(GateMode.OBSERVE);
-        budget.setFullHandshakesPerSecond(0);
-        budget.setBurst(0);
-        assertEquals(Decision.ADMITTED, gate.decide(connection(), Verdict.NEW, clock.get(), true));
-        assertTrue(gate.refusedWithin(10 * second, clock.get()), "observing, a refusal that would have been made counts");
-    }
-
-    @Test
     void aNewHandshakeTakesATokenOrIsRefused() {
         assertEquals(Decision.REFUSED, gate.decide(connection(), Verdict.NEW, clock.get(), true));
         open(1, 1);

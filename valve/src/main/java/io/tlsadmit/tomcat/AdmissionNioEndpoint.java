@@ -54,11 +54,11 @@ import org.apache.tomcat.util.net.jsse.JSSEImplementation;
 import org.apache.tomcat.util.threads.TaskThreadFactory;
 
 /**
- * Tomcat's NIO endpoint with gated TLS channels. When native-peek is available and the gate has refused a
- * connection in the last {@value #PEEK_AFTER_REFUSAL_SECONDS} s, the acceptor already looks at the first bytes of
- * each accepted connection ({@code recv(MSG_PEEK)}, nothing consumed): if the whole hello is there, the connection is
- * decided before it gets a channel, and a refused one never reaches the poller or a worker thread. Everything else
- * is decided in {@link AdmissionChannel#processSNI()}.
+ * Tomcat's NIO endpoint with gated TLS channels. When native-peek is available the acceptor already
+ * looks at the first bytes of each accepted connection ({@code recv(MSG_PEEK)}, nothing consumed):
+ * if the whole hello is there, the connection is decided before it gets a channel, and a refused one
+ * never reaches the poller or a worker thread. Everything else is decided in
+ * {@link AdmissionChannel#processSNI()}.
  */
 public class AdmissionNioEndpoint extends NioEndpoint {
 
@@ -73,12 +73,6 @@ public class AdmissionNioEndpoint extends NioEndpoint {
     private static final Duration WARM_UP_LIMIT = Duration.ofSeconds(5);
     /** How long the kernel holds a connection that has sent nothing before handing it over (the shortest it can). */
     private static final int DEFER_ACCEPT_SECONDS = 1;
-    /**
-     * How long after the gate's last refusal the acceptor goes on deciding connections: long enough that a load at
-     * the edge of the budget, refusing now and then, does not switch it at every refusal.
-     */
-    private static final int PEEK_AFTER_REFUSAL_SECONDS = 10;
-    private static final long PEEK_AFTER_REFUSAL_NANOS = TimeUnit.SECONDS.toNanos(PEEK_AFTER_REFUSAL_SECONDS);
 
     private volatile ConnectorGate gate;
     private volatile int maxHelloBuffer = HELLO_BUFFER_FACTOR * (ServerPolicy.DEFAULT.maxHelloLength() + 9);
@@ -91,9 +85,6 @@ public class AdmissionNioEndpoint extends NioEndpoint {
     /** Built in {@link #startInternal()}, gone after {@link #stopInternal()}; null when not used. */
     private volatile LowPriorityHandshakes lowPriorityHandshakes;
     private volatile long helloTimeoutNanos = Long.MAX_VALUE;
-    /** Whether {@code TCP_DEFER_ACCEPT} can be set on this endpoint's socket; it is set while the acceptor decides. */
-    private volatile boolean canDeferAccept;
-    /** Set at bind, then by the acceptor only. */
     private volatile boolean deferringAccept;
     private final HelloAdmission.Server helloServer = new HelloServer();
     private volatile AddressRanges bypassAddresses = AddressRanges.NONE;
@@ -305,8 +296,8 @@ public class AdmissionNioEndpoint extends NioEndpoint {
 
     String nativePeekStatus() {
         if (peekOnAccept) {
-            return "native peek on accept for " + PEEK_AFTER_REFUSAL_SECONDS + " s after a refusal"
-                    + (canDeferAccept ? ", TCP_DEFER_ACCEPT " + DEFER_ACCEPT_SECONDS + " s meanwhile" : "");
+            return deferringAccept ? "native peek on accept, TCP_DEFER_ACCEPT " + DEFER_ACCEPT_SECONDS + " s"
+                    : "native peek on accept";
         }
         return nativePeek ? "native peek unavailable (" + NativePeek.unavailableReason() + ")" : "native peek off";
     }
@@ -332,7 +323,7 @@ public class AdmissionNioEndpoint extends NioEndpoint {
         // The warm-up is not a client: it neither spends nor waits for the budget.
         acceptedWarmUp = warming != null;
         acceptedBypass = acceptedWarmUp || bypassAddresses.contains(remote);
-        if (peekOnAccept && !acceptedBypass && decidesOnAccept(current, accepted)) {
+        if (peekOnAccept && !acceptedBypass) {
             Verdict verdict = peek(socket, current);
             Decision decision = verdict == null ? null
                     : current.decideOnAccept(verdict, source, host, accepted, System.nanoTime());
@@ -421,20 +412,6 @@ public class AdmissionNioEndpoint extends NioEndpoint {
     }
 
     /**
-     * Whether the acceptor decides connections now: only while the gate refuses, because that is when deciding here
-     * pays (a refused connection costs about half as much as through a channel), and an admitted connection gains
-     * nothing from it but its cost, 1-2 % of a resumption (docs/benchmarks.md, section 7). {@code TCP_DEFER_ACCEPT}
-     * follows, set on the listening socket only meanwhile, for the same reason.
-     */
-    private boolean decidesOnAccept(ConnectorGate current, long now) {
-        boolean refusing = current.refusedWithin(PEEK_AFTER_REFUSAL_NANOS, now);
-        if (canDeferAccept && refusing != deferringAccept) {
-            deferAccept(refusing ? DEFER_ACCEPT_SECONDS : 0);
-        }
-        return refusing;
-    }
-
-    /**
      * A final verdict from what has already arrived, or null: the hello is not all here yet (INCOMPLETE), a session
      * id cannot be looked up here, or the socket failed. The channel's first read decides those.
      */
@@ -518,46 +495,41 @@ public class AdmissionNioEndpoint extends NioEndpoint {
             ServerPolicy policy = new ServerPolicy(serverMaxVersion(), ServerPolicy.DEFAULT.maxHelloLength());
             current.serverPolicy(policy);
             maxHelloBuffer = HELLO_BUFFER_FACTOR * (policy.maxHelloLength() + 9);
-            canDeferAccept = peekOnAccept && deferAccept(0);
+            deferAccept();
             warmUp();
         }
     }
 
     /**
      * Has the kernel hand a connection over only once its first bytes are there ({@code TCP_DEFER_ACCEPT}), so that
-     * the peek on accept finds the hello; 0 seconds turns that off. Without it a client that connects and writes its
-     * hello at once still often loses the race with the acceptor: its connection then goes the long way (a channel,
-     * the poller, a worker's first read) to the same refusal, which cost about twice the CPU under a flood of new
-     * clients (docs/benchmarks.md, section 5, "what a refused new client costs"). A client that sends nothing is held
-     * for {@value #DEFER_ACCEPT_SECONDS} s first; from its hand-over on, {@code helloTimeout} and the slow-hello
-     * limits apply as before.
-     *
-     * @return whether the socket took it (after a failure, logged, the acceptor peeks without it)
+     * the peek on accept finds the hello. Without it a client that connects and writes its hello at once still often
+     * loses the race with the acceptor: its connection then goes the long way (a channel, the poller, a worker's first
+     * read) to the same refusal, which cost about twice the CPU under a flood of new clients (docs/benchmarks.md,
+     * section 5, "what a refused new client costs"). A client that sends nothing is held for
+     * {@value #DEFER_ACCEPT_SECONDS} s first; from its hand-over on, {@code helloTimeout} and the slow-hello limits
+     * apply as before.
      */
-    private boolean deferAccept(int seconds) {
-        if (!(getServerSocket() instanceof ServerSocketChannel channel)) {
-            return false;
+    private void deferAccept() {
+        deferringAccept = false;
+        if (!peekOnAccept || !(getServerSocket() instanceof ServerSocketChannel channel)) {
+            return;
         }
         try {
-            NativePeek.deferAccept(channel, seconds);
-            deferringAccept = seconds > 0;
-            return true;
+            NativePeek.deferAccept(channel, DEFER_ACCEPT_SECONDS);
+            deferringAccept = true;
         } catch (IOException | RuntimeException e) {
-            canDeferAccept = false;
             getLog().warn("tlsadmit: TCP_DEFER_ACCEPT not set on " + getName() + " (the peek on accept will find fewer"
                     + " hellos): " + e);
-            return false;
         }
     }
 
     /**
      * Tomcat's empty wake-up connection would not reach an acceptor under {@code TCP_DEFER_ACCEPT}
-     * ({@link DeferredAcceptWake}); the acceptor may set it at any moment, so the wake that works either way is used
-     * wherever it can be set.
+     * ({@link DeferredAcceptWake}).
      */
     @Override
     protected void unlockAccept() {
-        if (!canDeferAccept) {
+        if (!deferringAccept) {
             super.unlockAccept();
             return;
         }

@@ -17,7 +17,6 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import org.junit.jupiter.api.AfterAll;
@@ -59,7 +58,6 @@ class ConnectorConfigurationsIT {
                 .connector(GatedTomcat.gated("limited-channel", keystore, "0", "0").attribute("maxConnections", "2")
                         .attribute("nativePeek", "false"))
                 .connector(GatedTomcat.gated("pooled", keystore, "1000", "1000").attribute("executor", "shared"))
-                .connector(GatedTomcat.gated("peeking", keystore, "1000", "1000"))
                 .connector(GatedTomcat.gated("hosts", keystore, "1000", "1000").nested(
                         "<SSLHostConfig hostName=\"" + OTHER_HOST + "\" protocols=\"TLSv1.2+TLSv1.3\">"
                                 + "<Certificate certificateKeystoreFile=\"" + otherHost.path() + "\""
@@ -95,8 +93,7 @@ class ConnectorConfigurationsIT {
     @ParameterizedTest
     @ValueSource(strings = {"limited", "limited-channel"})
     void everyRefusedConnectionGivesItsMaxConnectionsSlotBack(String connector) {
-        // refused by the channel on a worker ("limited-channel", and the first of "limited"), or on accept from the
-        // peek (the others of "limited": the gate refuses)
+        // refused on accept from the peek ("limited"), or by the channel on a worker ("limited-channel")
         int port = tomcat.port(connector);
         GateMXBean gate = GatedTomcat.gate(tomcat, port);
         long refused = gate.getNewRefused();
@@ -126,48 +123,6 @@ class ConnectorConfigurationsIT {
             assertEquals(refused + 1, gate.getNewRefused());
         } finally {
             GatedTomcat.budget(gate, 1000, 1000);
-        }
-    }
-
-    @Test
-    void theAcceptorDecidesAndTheKernelHoldsSilentConnectionsOnlyWhileTheGateRefuses() throws Exception {
-        int port = tomcat.port("peeking");
-        GateMXBean gate = GatedTomcat.gate(tomcat, port);
-        long onAccept = gate.getDecidedOnAccept();
-        assertEquals(200, OpenSslClient.to(port, keystore).path("/index.html").run().httpStatus());
-        assertEquals(onAccept, gate.getDecidedOnAccept(), "nothing refused: the channel decides");
-        assertFalse(heldByTheKernel(gate, port), "nothing refused: no TCP_DEFER_ACCEPT");
-
-        GatedTomcat.refuseOne(gate, port);
-        long refused = System.nanoTime();
-        for (int i = 0; i < 2; i++) {
-            assertEquals(200, OpenSslClient.to(port, keystore).path("/index.html").run().httpStatus());
-        }
-        assertEquals(onAccept + (gate.isNativePeek() ? 2 : 0), gate.getDecidedOnAccept(),
-                "refusing: the acceptor decides where the native peek runs");
-        assertEquals(gate.isNativePeek(), heldByTheKernel(gate, port), "refusing: TCP_DEFER_ACCEPT with the peek");
-
-        Thread.sleep(Math.max(0, TimeUnit.NANOSECONDS.toMillis(refused + TimeUnit.SECONDS.toNanos(10) - System.nanoTime())
-                + 500));
-        onAccept = gate.getDecidedOnAccept();
-        assertEquals(200, OpenSslClient.to(port, keystore).path("/index.html").run().httpStatus());
-        assertEquals(onAccept, gate.getDecidedOnAccept(), "ten seconds without a refusal: the channel decides again");
-        assertFalse(heldByTheKernel(gate, port), "and TCP_DEFER_ACCEPT is off again");
-    }
-
-    /** Whether a connection that sends nothing waits in the kernel for half a second, not among the gate's pending hellos. */
-    private static boolean heldByTheKernel(GateMXBean gate, int port) throws Exception {
-        long pending = gate.getHellosPending();
-        try (Socket silent = new Socket()) {
-            silent.connect(new InetSocketAddress("127.0.0.1", port), 2000);
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
-            while (System.nanoTime() - deadline < 0) {
-                if (gate.getHellosPending() > pending) {
-                    return false;
-                }
-                Thread.sleep(10);
-            }
-            return true;
         }
     }
 
@@ -216,7 +171,6 @@ class ConnectorConfigurationsIT {
         wire.writeBytes(new byte[] {0x16, 0x03, 0x01, (byte) (rest >> 8), (byte) rest});
         wire.write(hello.array(), 5 + first, rest);
         byte[] certificate = otherHost.certificate().getEncoded();
-        GatedTomcat.refuseOne(gate, port); // so that the acceptor decides
         long onAccept = gate.getDecidedOnAccept();
         ByteArrayOutputStream reply = new ByteArrayOutputStream();
         try (Socket socket = new Socket()) {

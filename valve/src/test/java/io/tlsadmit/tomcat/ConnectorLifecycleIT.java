@@ -10,7 +10,6 @@ import io.tlsadmit.testing.OpenSslClient;
 import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;
 import io.tlsadmit.testing.TomcatServer;
-import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,11 +30,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * An operator stops, starts, pauses and resumes connectors through Tomcat's own {@code Connector} MBean (the
  * manager app, a deployment script, a graceful shutdown all do): the gated connector behaves there as Tomcat's own
- * does, which serves beside it in the same server as the reference. While its gate refuses, the gated connector's
- * listening socket hands a connection over only once it has bytes ({@code TCP_DEFER_ACCEPT}), so Tomcat's way of
- * waking its acceptor (an empty connection) would not reach it: the acceptor stayed blocked, "did not stop cleanly",
- * and after a restart or a resume took the next client's connection only to close it. So the tests have the gate
- * refuse a connection first. An application warm-up runs at the first start
+ * does, which serves beside it in the same server as the reference. The gated connector's listening socket hands
+ * a connection over only once it has bytes ({@code TCP_DEFER_ACCEPT}), so Tomcat's way of waking its acceptor (an
+ * empty connection) would not reach it: the acceptor stayed blocked, "did not stop cleanly", and after a restart
+ * or a resume took the next client's connection only to close it. An application warm-up runs at the first start
  * only. A certificate rotated in place ({@code reloadSslHostConfigs}, as after a renewal) is served, still gated.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -78,7 +76,6 @@ class ConnectorLifecycleIT {
     void aConnectorStoppedAndStartedThroughJmxServesEveryClientAgain(String connector) throws Exception {
         int port = tomcat.port(connector);
         assertServes(port);
-        refusing(connector);
         int before = acceptorWarnings();
         MBeanServerConnection jmx = tomcat.jmx();
         ObjectName mbean = GatedTomcat.tomcatMBean(tomcat, "Connector", port);
@@ -97,7 +94,6 @@ class ConnectorLifecycleIT {
     void aClientArrivingWhileTheConnectorIsPausedIsServedOnceItResumes(String connector) throws Exception {
         int port = tomcat.port(connector);
         assertServes(port);
-        refusing(connector);
         int before = acceptorWarnings();
         invoke(port, "pause");
         try {
@@ -153,14 +149,6 @@ class ConnectorLifecycleIT {
         assertFalse(offer.fullHandshake(), offer.output());
         assertEquals(full, gate.getFullHandshakes(), "no certificate sent on an empty budget");
         assertEquals(late + 1, gate.getLateRefusals(), "refused at the certificate");
-    }
-
-    /** A gated connector's gate refuses a connection: {@code TCP_DEFER_ACCEPT} is set for the next 10 s. */
-    private void refusing(String connector) throws IOException {
-        if (!connector.equals("stock")) {
-            int port = tomcat.port(connector);
-            GatedTomcat.refuseOne(GatedTomcat.gate(tomcat, port), port);
-        }
     }
 
     private int applicationWarmUps() {

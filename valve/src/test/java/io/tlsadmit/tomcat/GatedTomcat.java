@@ -9,14 +9,10 @@ import io.tlsadmit.testing.TomcatServer;
 import io.tlsadmit.testing.TomcatStartException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.SocketException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -140,28 +136,6 @@ final class GatedTomcat {
     static void budget(GateMXBean gate, double rate, long burst) {
         gate.setFullHandshakeBurst(burst);
         gate.setMaxFullHandshakesPerSecond(rate);
-    }
-
-    /**
-     * Has the gate of {@code port} refuse one connection (bytes that are not TLS) and waits for the close. For the next
-     * 10 s the gate counts as refusing: where the native peek runs, the acceptor decides connections and the listening
-     * socket holds each until its first bytes ({@code TCP_DEFER_ACCEPT}); otherwise the channel decides.
-     */
-    static void refuseOne(GateMXBean gate, int port) throws IOException {
-        long refused = gate.getNonHandshakesRefused();
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
-            socket.setSoTimeout(10_000);
-            socket.getOutputStream().write("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-            while (socket.getInputStream().read() >= 0) {
-                // until the gate closes it
-            }
-        } catch (SocketException e) {
-            // a reset: refused all the same
-        }
-        if (gate.getNonHandshakesRefused() != refused + 1) {
-            throw new IllegalStateException("the gate on " + port + " did not refuse a connection that is not TLS");
-        }
     }
 
     static HttpResponse<String> get(TestKeystore keystore, int port, String path) throws IOException, InterruptedException {

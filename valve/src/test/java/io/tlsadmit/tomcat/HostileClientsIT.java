@@ -231,9 +231,8 @@ class HostileClientsIT {
         List<Socket> silent = new ArrayList<>();
         try {
             // The first five send a hello's first byte and stop: Tomcat accepts them at once, in the order they came.
-            // The sixth sends nothing: the kernel holds it for a second (TCP_DEFER_ACCEPT, set with the native peek
-            // while the gate refuses, as it has just done) before Tomcat sees it, and from then on helloTimeout runs.
-            GatedTomcat.refuseOne(slow, slowPort);
+            // The sixth sends nothing: the kernel holds it for a second (TCP_DEFER_ACCEPT, set with the native peek)
+            // before Tomcat sees it, and from then on helloTimeout runs.
             silent.add(stalledFrom("127.0.0.21"));
             silent.add(stalledFrom("127.0.0.22"));
             waitFor(() -> slow.getHellosPending() == 2, "two pending");
