@@ -24,7 +24,8 @@ import java.util.function.LongSupplier;
  *
  * <p>Which directories hold the limits is worked out from {@code /proc/self/cgroup} and the mount table, and kept:
  * the memberships are read at every call (a process moved to another cgroup is seen at once) and the mount table
- * only when they change or {@link #MOUNTS_REREAD_NANOS} have passed, since mounts seldom change and the table is the
+ * only when they change or {@link #MOUNTS_REREAD_NANOS} have passed (and with it which levels have a limit file: the
+ * controller enabled below a parent that had none), since mounts seldom change and the table is the
  * costliest file of the call (on 2026-11-28, read every 250 ms by the control loop, about 200 µs of CPU of a 1.5 ms
  * tick: a {@code /proc} file read once in a quarter second costs five to ten times what it costs in a tight loop).
  *
@@ -42,7 +43,7 @@ public final class CgroupCpuQuota {
     /** How long the mount table is trusted while the memberships stay the same. */
     public static final long MOUNTS_REREAD_NANOS = TimeUnit.SECONDS.toNanos(10);
 
-    /** A cgroup directory whose limit file counts: {@code cpu.max} (v2) or {@code cpu.cfs_quota_us} (v1). */
+    /** A cgroup directory with a limit file: {@code cpu.max} (v2) or {@code cpu.cfs_quota_us} (v1). */
     private record Level(Path directory, boolean unified) {
     }
 
@@ -109,7 +110,11 @@ public final class CgroupCpuQuota {
             directory = top;
         }
         for (Path level = directory; level != null && level.startsWith(top); level = level.getParent()) {
-            found.add(new Level(level, unified));
+            // Levels without the file (the root cgroup has no cpu.max) are left out now rather than failing to open
+            // at every read: a missing file costs an exception each time.
+            if (Files.isRegularFile(level.resolve(unified ? "cpu.max" : "cpu.cfs_quota_us"))) {
+                found.add(new Level(level, unified));
+            }
         }
     }
 

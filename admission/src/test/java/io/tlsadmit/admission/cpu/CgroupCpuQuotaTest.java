@@ -53,6 +53,19 @@ class CgroupCpuQuotaTest {
     }
 
     @Test
+    void aLimitFileThatAppearsWhereThereWasNoneIsSeenWithinTenSeconds() throws IOException {
+        write("/proc/self/mountinfo", v2MountAt("/sys/fs/cgroup"));
+        write("/proc/self/cgroup", "0::/app");
+        Files.createDirectories(root.resolve("sys/fs/cgroup/app"));
+        CgroupCpuQuota quota = new CgroupCpuQuota(root, clock::get);
+        assertEquals(Double.POSITIVE_INFINITY, quota.read().cgroupV2Cpus(), "no cpu.max: the cpu controller is off");
+        write("/sys/fs/cgroup/app/cpu.max", "50000 100000"); // the controller enabled in the parent, a limit set
+        assertEquals(Double.POSITIVE_INFINITY, quota.read().cgroupV2Cpus(), "levels without the file are left out");
+        clock.addAndGet(CgroupCpuQuota.MOUNTS_REREAD_NANOS);
+        assertEquals(0.5, quota.read().cgroupV2Cpus(), 1e-9);
+    }
+
+    @Test
     void aV1QuotaSetWhereThereWasNoneIsSeenAtTheNextRead() throws IOException {
         write("/proc/self/mountinfo",
                 "25 20 0:22 / /sys/fs/cgroup/cpu,cpuacct rw,nosuid shared:9 - cgroup cgroup rw,cpu,cpuacct");

@@ -59,6 +59,37 @@ class CompilerThreadsCpuTest {
     }
 
     @Test
+    void aThreadsNameIsReadOnlyWhenItIsFirstListed() throws IOException {
+        SimulatedClock clock = new SimulatedClock();
+        task(101, "C2 CompilerThre", 100, 0);
+        task(102, "https-jsse-nio-", 500, 0);
+        CompilerThreadsCpu cpu = new CompilerThreadsCpu(tasks, clock);
+        assertEquals(100 * 10_000_000L, cpu.getAsLong());
+
+        // Names that changed are not read again (the comm files are rewritten here only to show it) ...
+        Files.writeString(tasks.resolve("101/comm"), "renamed\n");
+        Files.writeString(tasks.resolve("102/comm"), "C1 CompilerThre\n");
+        task(106, "C1 CompilerThre", 7, 0);
+        clock.advance(CompilerThreadsCpu.RESCAN_NANOS, TimeUnit.NANOSECONDS);
+        assertEquals((100 + 7) * 10_000_000L, cpu.getAsLong(), "known threads kept as they were, the new one read");
+
+        // ... and a thread that is gone is forgotten, so that its id, if the kernel reuses it, is read afresh.
+        deleteTask(101);
+        clock.advance(CompilerThreadsCpu.RESCAN_NANOS, TimeUnit.NANOSECONDS);
+        assertEquals(7 * 10_000_000L, cpu.getAsLong());
+        task(101, "C2 CompilerThre", 3, 0);
+        clock.advance(CompilerThreadsCpu.RESCAN_NANOS, TimeUnit.NANOSECONDS);
+        assertEquals((7 + 3) * 10_000_000L, cpu.getAsLong());
+    }
+
+    private void deleteTask(int tid) throws IOException {
+        Path dir = tasks.resolve(Integer.toString(tid));
+        Files.delete(dir.resolve("comm"));
+        Files.delete(dir.resolve("stat"));
+        Files.delete(dir);
+    }
+
+    @Test
     void withoutProcTheClockReadsZero() {
         CompilerThreadsCpu cpu = new CompilerThreadsCpu(tasks.resolve("absent"), new SimulatedClock());
         assertEquals(0, cpu.getAsLong());
