@@ -228,6 +228,21 @@ public final class AdmissionController implements HandshakeBudget {
     }
 
     /**
+     * Releases the files the readings keep open between ticks (the CPU allocation's, the compiler threads' when that
+     * clock is {@link AutoCloseable}), for a connector that stops; a later tick opens them again.
+     */
+    public synchronized void releaseFiles() {
+        allocation.close();
+        if (transientCpuTime instanceof AutoCloseable files) {
+            try {
+                files.close();
+            } catch (Exception e) {
+                // only descriptors to release; nothing was written
+            }
+        }
+    }
+
+    /**
      * How long this process's threads have waited for a CPU while runnable, as a cumulative clock in nanoseconds (in
      * Tomcat: {@code RunQueueWait}, from {@code /proc/self/task/<tid>/schedstat}). Its increase per period is the
      * mean number of threads waiting for a CPU; with a {@link #setRunQueueTarget run-queue target}, more than it per

@@ -67,10 +67,11 @@ public final class ControlLoop implements AutoCloseable {
         }
     }
 
-    /** Stops ticking; the controller keeps its last budget. */
+    /** Stops ticking; the controller keeps its last budget and releases the files it reads each tick. */
     @Override
     public void close() {
         closed = true;
         scheduler.shutdownNow();
+        controller.releaseFiles(); // after a tick under way: the controller's lock
     }
 }

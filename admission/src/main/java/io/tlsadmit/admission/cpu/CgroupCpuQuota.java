@@ -28,7 +28,9 @@ import java.util.function.LongSupplier;
  * controller enabled below a parent that had none), since mounts seldom change and the table is the
  * costliest file of the call (on 2026-11-28, read every 250 ms by the control loop, about 200 µs of CPU of a 1.5 ms
  * tick: a {@code /proc} file read once in a quarter second costs several times what it costs in a tight loop, from C
- * 70-180 µs of CPU against 10-28 µs on that guest).
+ * 70-180 µs of CPU against 10-28 µs on that guest). The memberships and the limit files are kept open between calls
+ * and read again from their start ({@link ProcFile}), which costs a fifth to a quarter of opening them each time; a
+ * level that is no longer found releases its files.
  *
  * <p>All paths are resolved under an injectable file-system root so tests run on real files. Thread-safe.
  */
@@ -44,12 +46,51 @@ public final class CgroupCpuQuota {
     /** How long the mount table is trusted while the memberships stay the same. */
     public static final long MOUNTS_REREAD_NANOS = TimeUnit.SECONDS.toNanos(10);
 
-    /** A cgroup directory with a limit file: {@code cpu.max} (v2) or {@code cpu.cfs_quota_us} (v1). */
-    private record Level(Path directory, boolean unified) {
+    /**
+     * A cgroup directory with a limit file, the file kept open ({@link ProcFile}): {@code cpu.max} (v2) or
+     * {@code cpu.cfs_quota_us} (v1, and {@code cpu.cfs_period_us}, opened only under a quota).
+     */
+    private static final class Level {
+        final Path directory;
+        final boolean unified;
+        final ProcFile limit;
+        ProcFile period;
+
+        Level(Path directory, boolean unified) {
+            this.directory = directory;
+            this.unified = unified;
+            this.limit = new ProcFile(directory.resolve(unified ? "cpu.max" : "cpu.cfs_quota_us"));
+        }
+
+        boolean sameAs(Path otherDirectory, boolean otherUnified) {
+            return directory.equals(otherDirectory) && unified == otherUnified;
+        }
+
+        double cpus() {
+            if (unified) {
+                return v2Limit(firstLine(limit));
+            }
+            String quota = firstLine(limit);
+            if (quota == null || quota.trim().startsWith("-")) {
+                return Double.POSITIVE_INFINITY; // the period is not read: nothing to divide
+            }
+            if (period == null) {
+                period = new ProcFile(directory.resolve("cpu.cfs_period_us"));
+            }
+            return v1Limit(quota, firstLine(period));
+        }
+
+        void close() {
+            limit.close();
+            if (period != null) {
+                period.close();
+            }
+        }
     }
 
     private final Path fsRoot;
     private final LongSupplier nanoClock;
+    private final ProcFile membershipFile;
     private List<String> resolvedMemberships;
     private long resolvedAt;
     private List<Level> levels = List.of();
@@ -63,11 +104,12 @@ public final class CgroupCpuQuota {
     public CgroupCpuQuota(Path fsRoot, LongSupplier nanoClock) {
         this.fsRoot = fsRoot;
         this.nanoClock = nanoClock;
+        this.membershipFile = new ProcFile(under("/proc/self/cgroup"));
     }
 
     /** Reads the limits now: the process may have moved between cgroups, or a limit changed. */
     public synchronized Limits read() {
-        List<String> memberships = lines(under("/proc/self/cgroup"));
+        List<String> memberships = lines(membershipFile);
         long now = nanoClock.getAsLong();
         if (!memberships.equals(resolvedMemberships) || now - resolvedAt >= MOUNTS_REREAD_NANOS) {
             levels = levels(memberships, lines(under("/proc/self/mountinfo")));
@@ -77,13 +119,21 @@ public final class CgroupCpuQuota {
         double v2 = Double.POSITIVE_INFINITY;
         double v1 = Double.POSITIVE_INFINITY;
         for (Level level : levels) {
-            if (level.unified()) {
-                v2 = Math.min(v2, v2Limit(level.directory()));
+            if (level.unified) {
+                v2 = Math.min(v2, level.cpus());
             } else {
-                v1 = Math.min(v1, v1Limit(level.directory()));
+                v1 = Math.min(v1, level.cpus());
             }
         }
         return new Limits(v2, v1);
+    }
+
+    /** Releases the files kept open; a later {@link #read()} opens them again. */
+    public synchronized void close() {
+        membershipFile.close();
+        levels.forEach(Level::close);
+        levels = List.of();
+        resolvedMemberships = null;
     }
 
     /** Every directory from each of the process's cgroups with a CPU controller up to its mount's top. */
@@ -97,6 +147,12 @@ public final class CgroupCpuQuota {
                                 && mount.superOptions().contains("cpu")) {
                     upTheTree(mount, membership.path(), membership.isUnified(), found);
                 }
+            }
+        }
+        // the levels found again keep their open files; the others' are released
+        for (Level old : levels) {
+            if (!found.contains(old)) {
+                old.close();
             }
         }
         return List.copyOf(found);
@@ -114,9 +170,18 @@ public final class CgroupCpuQuota {
             // Levels without the file (the root cgroup has no cpu.max) are left out now rather than failing to open
             // at every read: a missing file costs an exception each time.
             if (Files.isRegularFile(level.resolve(unified ? "cpu.max" : "cpu.cfs_quota_us"))) {
-                found.add(new Level(level, unified));
+                found.add(known(level, unified));
             }
         }
+    }
+
+    private Level known(Path directory, boolean unified) {
+        for (Level level : levels) {
+            if (level.sameAs(directory, unified)) {
+                return level;
+            }
+        }
+        return new Level(directory, unified);
     }
 
     /**
@@ -138,13 +203,12 @@ public final class CgroupCpuQuota {
         return "";
     }
 
-    /** {@code cpu.max}: {@code "max 100000"} (no limit) or {@code "50000 100000"} (0.5 CPU). */
-    static double v2Limit(Path directory) {
-        String text = firstLine(directory.resolve("cpu.max"));
-        if (text == null) {
+    /** {@code cpu.max}: {@code "max 100000"} (no limit) or {@code "50000 100000"} (0.5 CPU); null: no file. */
+    static double v2Limit(String cpuMax) {
+        if (cpuMax == null) {
             return Double.POSITIVE_INFINITY;
         }
-        String[] fields = text.trim().split("\\s+");
+        String[] fields = cpuMax.trim().split("\\s+");
         if (fields.length != 2 || fields[0].equals("max")) {
             return Double.POSITIVE_INFINITY;
         }
@@ -152,13 +216,8 @@ public final class CgroupCpuQuota {
     }
 
     /** {@code cpu.cfs_quota_us} is {@code -1} for no limit, else microseconds per {@code cpu.cfs_period_us}. */
-    static double v1Limit(Path directory) {
-        String quota = firstLine(directory.resolve("cpu.cfs_quota_us"));
-        if (quota == null || quota.trim().startsWith("-")) {
-            return Double.POSITIVE_INFINITY; // the period is not read: nothing to divide
-        }
-        String period = firstLine(directory.resolve("cpu.cfs_period_us"));
-        if (period == null) {
+    static double v1Limit(String quota, String period) {
+        if (quota == null || period == null || quota.trim().startsWith("-")) {
             return Double.POSITIVE_INFINITY;
         }
         return ratio(quota.trim(), period.trim());
@@ -185,9 +244,18 @@ public final class CgroupCpuQuota {
         return fsRoot.resolve(relative).normalize();
     }
 
-    private static String firstLine(Path file) {
+    /** The file's first line, null where it cannot be read (a level without a limit: no limit there). */
+    private static String firstLine(ProcFile file) {
         List<String> lines = lines(file);
         return lines.isEmpty() ? null : lines.get(0);
+    }
+
+    private static List<String> lines(ProcFile file) {
+        try {
+            return file.read().lines().toList();
+        } catch (IOException | RuntimeException e) {
+            return List.of();
+        }
     }
 
     private static List<String> lines(Path file) {

@@ -4,9 +4,7 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -25,17 +23,19 @@ import java.util.function.LongSupplier;
  * reads the name only of a thread it has not seen before: a Tomcat has a hundred threads or more, and
  * reading every name every 4 s was, on 2026-11-28, a fifth of the control loop's CPU. HotSpot's compiler
  * threads are started by compiler threads, so a new one has the name from its first moment, and a thread
- * named otherwise when first seen is not one.
+ * named otherwise when first seen is not one. The stat files of the compiler threads are kept open while the
+ * thread is listed ({@link ProcFile}).
  *
  * <p>Not thread-safe: one control thread reads it.
  */
-public final class CompilerThreadsCpu implements LongSupplier {
+public final class CompilerThreadsCpu implements LongSupplier, AutoCloseable {
 
     static final long RESCAN_NANOS = TimeUnit.SECONDS.toNanos(4);
 
     private final Path tasks;
     private final LongSupplier nanoClock;
-    private List<Path> compilerThreads = List.of();
+    /** The compiler threads' stat files, kept open ({@link ProcFile}) while the thread is listed. */
+    private Map<String, ProcFile> compilerThreads = Map.of();
     /** Every thread seen at the last listing, by task id: whether it is a compiler thread. */
     private Map<String, Boolean> known = new HashMap<>();
     private long scannedAt;
@@ -66,14 +66,22 @@ public final class CompilerThreadsCpu implements LongSupplier {
             scanned = true;
         }
         long ticks = 0;
-        for (Path stat : compilerThreads) {
+        for (ProcFile stat : compilerThreads.values()) {
             ticks += cpuTicks(stat);
         }
         return ticks * TaskStat.NANOS_PER_TICK;
     }
 
-    private List<Path> scan() {
-        List<Path> found = new ArrayList<>();
+    /** Releases the files kept open; a later call lists the threads and opens them again. */
+    @Override
+    public void close() {
+        compilerThreads.values().forEach(ProcFile::close);
+        compilerThreads = Map.of();
+        scanned = false;
+    }
+
+    private Map<String, ProcFile> scan() {
+        Map<String, ProcFile> found = new HashMap<>();
         Map<String, Boolean> seen = new HashMap<>();
         try (DirectoryStream<Path> all = Files.newDirectoryStream(tasks)) {
             for (Path task : all) {
@@ -84,13 +92,21 @@ public final class CompilerThreadsCpu implements LongSupplier {
                 }
                 seen.put(id, compiler);
                 if (compiler) {
-                    found.add(task.resolve("stat"));
+                    ProcFile open = compilerThreads.get(id);
+                    found.put(id, open != null ? open : new ProcFile(task.resolve("stat")));
                 }
             }
         } catch (IOException | RuntimeException e) {
+            found.values().forEach(ProcFile::close);
+            close();
             known = new HashMap<>();
-            return List.of(); // no /proc (not Linux) or a race with exiting threads: no transient CPU known
+            return Map.of(); // no /proc (not Linux) or a race with exiting threads: no transient CPU known
         }
+        compilerThreads.forEach((id, file) -> {
+            if (!found.containsKey(id)) {
+                file.close(); // the thread has exited
+            }
+        });
         known = seen;
         return found;
     }
@@ -101,8 +117,12 @@ public final class CompilerThreadsCpu implements LongSupplier {
     }
 
     /** utime + stime of one task, 0 if it has exited. */
-    static long cpuTicks(Path stat) {
-        return TaskStat.readIfPresent(stat).map(TaskStat::cpuTicks).orElse(0L);
+    static long cpuTicks(ProcFile stat) {
+        try {
+            return TaskStat.parse(stat.read()).cpuTicks();
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
     }
 
     private static String read(Path file) {

@@ -151,6 +151,12 @@ public final class CpuAllocation {
         }
     }
 
+    /** Releases the files kept open between refreshes ({@link ProcFile}); a later {@link #refresh()} opens them again. */
+    public void close() {
+        quota.close();
+        neighbours.close();
+    }
+
     /** The CPUs found by the last {@link #refresh()}. */
     public double cpus() {
         return last.cpus();

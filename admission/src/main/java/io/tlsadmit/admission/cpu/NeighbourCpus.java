@@ -1,7 +1,6 @@
 package io.tlsadmit.admission.cpu;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +20,7 @@ import java.util.Objects;
  * busy ticks in {@code /proc/stat} (steal counted: the hypervisor gave that time to someone else), this process's
  * {@code utime + stime} in {@code /proc/self/stat}, and the mask's elapsed ticks, idle included, as the time
  * base. The mask is {@code Cpus_allowed_list} of {@code /proc/self/status}, the same the affinity count comes from.
+ * The three files are kept open between calls ({@link ProcFile}): opening them was most of what reading them cost.
  *
  * <p>The largest of the window also holds the readings' noise, and that is kept on purpose for now. Over a 250 ms
  * period the sampled busy ticks and the process's exact time disagree by a few ticks either way (measured
@@ -61,14 +61,19 @@ final class NeighbourCpus {
     record Usable(int maskCpus, double othersCpus, double usableCpus) {
     }
 
-    private final Path fsRoot;
+    private final ProcFile status;
+    private final ProcFile cpuStat;
+    private final ProcFile ownStat;
     private List<Integer> mask;
     private CpuTicks mark;
     private long ownMark;
     private final List<Double> others = new ArrayList<>();
 
     NeighbourCpus(Path fsRoot) {
-        this.fsRoot = Objects.requireNonNull(fsRoot, "fsRoot");
+        Objects.requireNonNull(fsRoot, "fsRoot");
+        this.status = new ProcFile(fsRoot.resolve("proc/self/status"));
+        this.cpuStat = new ProcFile(fsRoot.resolve("proc/stat"));
+        this.ownStat = new ProcFile(fsRoot.resolve("proc/self/stat"));
     }
 
     /**
@@ -90,7 +95,7 @@ final class NeighbourCpus {
             others.clear();
         }
         int cpus = mask.size();
-        CpuTicks now = CpuTicks.read(fsRoot, mask);
+        CpuTicks now = CpuTicks.parse(cpuStat.read(), mask);
         long own = ownTicks();
         if (mark == null || now.total() < mark.total() || now.busy() < mark.busy() || own < ownMark) {
             // The first reading, or counters that went backwards (a CPU taken offline loses its line, and with it
@@ -132,16 +137,23 @@ final class NeighbourCpus {
     }
 
     private String allowedCpus() throws IOException {
-        for (String line : Files.readAllLines(fsRoot.resolve("proc/self/status"))) {
+        for (String line : status.read().split("\n")) {
             if (line.startsWith("Cpus_allowed_list:")) {
                 return line.substring("Cpus_allowed_list:".length()).trim();
             }
         }
-        throw new IOException("no Cpus_allowed_list in " + fsRoot.resolve("proc/self/status"));
+        throw new IOException("no Cpus_allowed_list in " + status.path());
     }
 
     /** This process's {@code utime + stime}. */
     private long ownTicks() throws IOException {
-        return TaskStat.read(fsRoot.resolve("proc/self/stat")).cpuTicks();
+        return TaskStat.parse(ownStat.read()).cpuTicks();
+    }
+
+    /** Releases the files; a later {@link #measure} opens them again. */
+    synchronized void close() {
+        status.close();
+        cpuStat.close();
+        ownStat.close();
     }
 }

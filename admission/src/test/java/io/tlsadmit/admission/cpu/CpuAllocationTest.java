@@ -3,11 +3,14 @@ package io.tlsadmit.admission.cpu;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -211,5 +214,43 @@ class CpuAllocationTest {
     void thisMachineReportsAPositiveAllocationNoLargerThanItsProcessors() {
         CpuAllocation.Reading reading = new CpuAllocation().refresh();
         assertTrue(reading.cpus() > 0 && reading.cpus() <= Runtime.getRuntime().availableProcessors(), reading.toString());
+    }
+
+    @Test
+    void keepsItsFilesOpenBetweenRefreshesAndReleasesThemOnClose() throws IOException {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "Linux /proc");
+        cgroupV2Process("/system.slice/tomcat.service");
+        write("/sys/fs/cgroup/system.slice/tomcat.service/cpu.max", "50000 100000");
+        write("/proc/stat", "cpu  0 0 0 0 0 0 0 0\ncpu0 1 0 1 8 0 0 0 0\n");
+        write("/proc/self/stat", "42 (java) S 1 42 42 0 -1 4194560 100 0 0 0 1 1 0 0 20 0 42 0 100 0 0");
+        write("/proc/self/status", "Name:\tjava\nCpus_allowed_list:\t0");
+        CpuAllocation allocation = allocation();
+        allocation.setCapacity(CpuCapacity.MEASURED);
+        allocation.refresh();
+        assertEquals(List.of("proc/self/cgroup", "proc/self/stat", "proc/self/status", "proc/stat",
+                "sys/fs/cgroup/system.slice/tomcat.service/cpu.max"), filesOpenUnderRoot());
+
+        write("/sys/fs/cgroup/system.slice/tomcat.service/cpu.max", "25000 100000");
+        assertEquals(0.25, allocation.refresh().cgroupV2Cpus(), "read again through the open file");
+
+        allocation.close();
+        assertEquals(List.of(), filesOpenUnderRoot());
+        assertEquals(0.25, allocation.refresh().cgroupV2Cpus(), "opened again");
+        allocation.close();
+    }
+
+    /** The files under {@link #root} this process has open, from its descriptors' links. */
+    private List<String> filesOpenUnderRoot() throws IOException {
+        Path realRoot = root.toRealPath();
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.map(fd -> {
+                try {
+                    return Files.readSymbolicLink(fd);
+                } catch (IOException e) {
+                    return null; // closed since the listing (the listing's own descriptor)
+                }
+            }).filter(target -> target != null && target.startsWith(realRoot))
+                    .map(target -> realRoot.relativize(target).toString()).sorted().toList();
+        }
     }
 }

@@ -219,6 +219,9 @@ class NeighbourCpusTest {
         for (String missing : List.of("proc/stat", "proc/self/stat", "proc/self/status")) {
             periodWithOthers(0.6);
             Files.delete(root.resolve(missing));
+            // a new reader: one that has the files open keeps reading them (the kernel's files are never removed)
+            allocation = new CpuAllocation(root, () -> 2);
+            allocation.setCapacity(CpuCapacity.MEASURED);
             CpuAllocation.Reading reading = allocation.refresh();
             assertEquals(2.0, reading.cpus(), missing);
             assertEquals(Source.AFFINITY, reading.source(), missing);
