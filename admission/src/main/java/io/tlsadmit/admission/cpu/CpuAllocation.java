@@ -151,7 +151,9 @@ public final class CpuAllocation {
         }
     }
 
-    /** Releases the files kept open between refreshes ({@link ProcFile}); a later {@link #refresh()} opens them again. */
+    /**
+     * Releases the files kept open between refreshes ({@link ProcFile}); a later {@link #refresh()} opens them again.
+     */
     public void close() {
         quota.close();
         neighbours.close();

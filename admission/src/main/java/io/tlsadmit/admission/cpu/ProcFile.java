@@ -13,12 +13,15 @@ import java.util.Objects;
  * A file the kernel generates ({@code /proc}, a cgroup's limit file) kept open and read again from its start at
  * each {@link #read()}.
  *
- * <p>Why: the adaptive budget's control loop reads the same seven or so files four times a second, and opening one
- * is most of what reading it costs: the path walked through {@code /proc} (a {@code /proc/self/task/<tid>} lookup
- * builds its entries anew), a descriptor allocated and freed. On 2026-11-28 (2-vCPU AMD EPYC guest, JDK 17, each
- * file read once every 125 ms) a read cost the reading thread 235–257 µs of CPU opened and closed each time, and
- * 48–69 µs kept open. A generated file is produced afresh for a read from offset 0 (the kernel's {@code seq_file}
- * starts over), so a held descriptor sees a change exactly as a newly opened one would.
+ * <p>Why: the adaptive budget's control loop reads the same seven or so files four times a second, and opening one is
+ * most of what reading it costs: the path walked through {@code /proc} (a {@code /proc/self/task/<tid>} lookup builds
+ * its entries anew), a descriptor allocated and freed. On 2026-11-28 (2-vCPU AMD EPYC guest, JDK 17, a throwaway
+ * probe reading the loop's files one at a time, each read after 125 ms asleep) a read cost the thread 114–131 µs of
+ * CPU opened and closed each time against 23–41 µs kept open, with the code compiled (235–257 against 48–69
+ * interpreted, as in a JVM's first minutes); in the control loop, which reads them one after another, the loop's CPU
+ * fell by 12–26 % under load ({@code docs/benchmarks.md} section 7). A generated file is produced afresh for a read
+ * from offset 0 (the kernel's {@code seq_file} starts over), so a held descriptor sees a change exactly as a newly
+ * opened one would.
  *
  * <p>What a held descriptor does not follow: a path that comes to name another file. The kernel's files are never
  * replaced; a process moved to another cgroup reads its limits from other paths, which their readers open anew
