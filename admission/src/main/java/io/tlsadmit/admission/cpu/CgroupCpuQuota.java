@@ -29,7 +29,7 @@ import java.util.function.LongSupplier;
  * costliest file of the call (on 2026-11-28, read every 250 ms by the control loop, about 200 µs of CPU of a 1.5 ms
  * tick: a {@code /proc} file read once in a quarter second costs several times what it costs in a tight loop, from C
  * 70-180 µs of CPU against 10-28 µs on that guest). The memberships and the limit files are kept open between calls
- * and read again from their start ({@link ProcFile}), which costs a fifth to a quarter of opening them each time; a
+ * and read again from their start ({@link ProcFile}), which costs a fifth to a third of opening them each time; a
  * level that is no longer found releases its files.
  *
  * <p>All paths are resolved under an injectable file-system root so tests run on real files. Thread-safe.
