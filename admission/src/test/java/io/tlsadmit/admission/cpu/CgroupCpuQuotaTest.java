@@ -1,10 +1,12 @@
 package io.tlsadmit.admission.cpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -77,5 +79,33 @@ class CgroupCpuQuotaTest {
         write("/sys/fs/cgroup/cpu,cpuacct/docker/abc/cpu.cfs_quota_us", "50000");
         clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(250));
         assertEquals(0.5, quota.read().cgroupV1Cpus(), 1e-9);
+    }
+
+    @Test
+    void aLevelsFileStaysOpenAcrossMountTableReadsAndIsClosedWhenTheProcessLeavesTheLevel() throws IOException {
+        assumeTrue(OpenFiles.visible(), "Linux /proc");
+        write("/proc/self/mountinfo", v2MountAt("/sys/fs/cgroup"));
+        write("/proc/self/cgroup", "0::/app");
+        write("/sys/fs/cgroup/app/cpu.max", "50000 100000");
+        write("/sys/fs/cgroup/other/cpu.max", "150000 100000");
+        CgroupCpuQuota quota = new CgroupCpuQuota(root, clock::get);
+        assertEquals(0.5, quota.read().cgroupV2Cpus(), 1e-9);
+        assertEquals(Set.of("proc/self/cgroup", "sys/fs/cgroup/app/cpu.max"), OpenFiles.under(root).keySet());
+
+        // Another file put in its place shows whether the open one is kept: the kernel never replaces a limit file,
+        // so a held descriptor goes on reading the one it opened, and a file opened again would read the new one.
+        Path limit = root.resolve("sys/fs/cgroup/app/cpu.max");
+        Files.delete(limit);
+        Files.writeString(limit, "100000 100000\n");
+        clock.addAndGet(CgroupCpuQuota.MOUNTS_REREAD_NANOS);
+        assertEquals(0.5, quota.read().cgroupV2Cpus(), 1e-9,
+                "the levels worked out again from the mount table: the level's file kept open, not opened again");
+
+        write("/proc/self/cgroup", "0::/other");
+        assertEquals(1.5, quota.read().cgroupV2Cpus(), 1e-9);
+        assertEquals(Set.of("proc/self/cgroup", "sys/fs/cgroup/other/cpu.max"), OpenFiles.under(root).keySet(),
+                "the level left behind is closed");
+        quota.close();
+        assertEquals(Set.of(), OpenFiles.under(root).keySet());
     }
 }

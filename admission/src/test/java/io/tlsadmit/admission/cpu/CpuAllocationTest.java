@@ -8,9 +8,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -218,7 +217,7 @@ class CpuAllocationTest {
 
     @Test
     void keepsItsFilesOpenBetweenRefreshesAndReleasesThemOnClose() throws IOException {
-        assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "Linux /proc");
+        assumeTrue(OpenFiles.visible(), "Linux /proc");
         cgroupV2Process("/system.slice/tomcat.service");
         write("/sys/fs/cgroup/system.slice/tomcat.service/cpu.max", "50000 100000");
         write("/proc/stat", "cpu  0 0 0 0 0 0 0 0\ncpu0 1 0 1 8 0 0 0 0\n");
@@ -227,30 +226,15 @@ class CpuAllocationTest {
         CpuAllocation allocation = allocation();
         allocation.setCapacity(CpuCapacity.MEASURED);
         allocation.refresh();
-        assertEquals(List.of("proc/self/cgroup", "proc/self/stat", "proc/self/status", "proc/stat",
-                "sys/fs/cgroup/system.slice/tomcat.service/cpu.max"), filesOpenUnderRoot());
+        assertEquals(Set.of("proc/self/cgroup", "proc/self/stat", "proc/self/status", "proc/stat",
+                "sys/fs/cgroup/system.slice/tomcat.service/cpu.max"), OpenFiles.under(root).keySet());
 
         write("/sys/fs/cgroup/system.slice/tomcat.service/cpu.max", "25000 100000");
         assertEquals(0.25, allocation.refresh().cgroupV2Cpus(), "read again through the open file");
 
         allocation.close();
-        assertEquals(List.of(), filesOpenUnderRoot());
+        assertEquals(Set.of(), OpenFiles.under(root).keySet());
         assertEquals(0.25, allocation.refresh().cgroupV2Cpus(), "opened again");
         allocation.close();
-    }
-
-    /** The files under {@link #root} this process has open, from its descriptors' links. */
-    private List<String> filesOpenUnderRoot() throws IOException {
-        Path realRoot = root.toRealPath();
-        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-            return fds.map(fd -> {
-                try {
-                    return Files.readSymbolicLink(fd);
-                } catch (IOException e) {
-                    return null; // closed since the listing (the listing's own descriptor)
-                }
-            }).filter(target -> target != null && target.startsWith(realRoot))
-                    .map(target -> realRoot.relativize(target).toString()).sorted().toList();
-        }
     }
 }
