@@ -1,10 +1,12 @@
 package io.tlsadmit.testing;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ThreadLocalRandom;
@@ -56,9 +58,23 @@ public final class FreePort {
     }
 
     /** The first port of the kernel's ephemeral range; 0 where it is not known (not Linux). */
-    private static int ephemeralStart() {
-        try {
-            return Integer.parseInt(Files.readString(EPHEMERAL_RANGE).trim().split("\\s+")[0]);
+    static int ephemeralStart() {
+        return ephemeralStart(EPHEMERAL_RANGE);
+    }
+
+    /**
+     * In one read from the start: a sysctl file answers only a read at offset 0 and reads as ended after it, so
+     * {@code Files.readString}, which reads one byte and then the rest, sees "3" of "32768 60999" (on Linux 6.18
+     * every port was then picked by the kernel, inside the range this class exists to avoid).
+     */
+    static int ephemeralStart(Path rangeFile) {
+        try (InputStream in = Files.newInputStream(rangeFile)) {
+            byte[] buffer = new byte[256];
+            int read = in.read(buffer);
+            if (read <= 0) {
+                return 0;
+            }
+            return Integer.parseInt(new String(buffer, 0, read, StandardCharsets.US_ASCII).trim().split("\\s+")[0]);
         } catch (IOException | RuntimeException e) {
             return 0;
         }
