@@ -279,7 +279,8 @@ public final class AdmissionController implements HandshakeBudget {
         long transientCpu = delta.transientCpu >= 0 ? Math.min(delta.transientCpu, otherCpu) : 0;
         window.add(elapsed, delta.fullCpu, delta.resumedCpu, otherCpu, delta.fullArrivals, delta.resumedArrivals);
 
-        CpuAllocation.Reading cpus = allocation.refresh();
+        // the process's CPU just read, so that the allocation need not read /proc/self/stat for it again
+        CpuAllocation.Reading cpus = allocation.refresh(now.processCpu);
         boolean measured = cost.count(HandshakeKind.FULL) > 0;
         double fullCost = measured ? cost.ewmaNanos(HandshakeKind.FULL) : initialCostNanos();
         double resumedCost = cost.count(HandshakeKind.RESUMED) > 0 ? cost.ewmaNanos(HandshakeKind.RESUMED) : fullCost;

@@ -78,13 +78,27 @@ public final class CpuAllocation {
 
     /** Reads every source again and returns the result, which {@link #cpus()} then reports. */
     public Reading refresh() {
+        return refresh(-1);
+    }
+
+    /**
+     * As {@link #refresh()}, given this process's CPU time as the caller just read it for its own use (the
+     * control loop reads it every period): {@link CpuCapacity#MEASURED} then need not read {@code /proc/self/stat}
+     * for the same number. Why it matters: each file read once a period costs tens of microseconds of CPU (see
+     * {@link ProcFile}), and the control loop's CPU is what the adaptive budget costs a server beyond the static one.
+     *
+     * @param processCpuNanos this process's user + system CPU time, e.g. {@code getProcessCpuTime()} (which on
+     *                        Linux is the same {@code utime + stime} in USER_HZ ticks); {@code < 0}: unknown, read
+     *                        {@code /proc/self/stat}
+     */
+    public Reading refresh(long processCpuNanos) {
         CgroupCpuQuota.Limits limits = quotaNow();
         int affinityCpus = affinityNow();
         double override = cpusOverride;
         double assigned = cpusAssigned;
         // measured even under an override, so that the others' use is known (and the window full) the moment the
         // override is taken away
-        NeighbourCpus.Usable usable = capacity == CpuCapacity.MEASURED ? neighboursNow() : null;
+        NeighbourCpus.Usable usable = capacity == CpuCapacity.MEASURED ? neighboursNow(processCpuNanos) : null;
 
         double cpus;
         Source source;
@@ -131,10 +145,10 @@ public final class CpuAllocation {
         }
     }
 
-    private NeighbourCpus.Usable neighboursNow() {
+    private NeighbourCpus.Usable neighboursNow(long processCpuNanos) {
         try {
             Reading planned = last;
-            return neighbours.measure(headroomShare * (planned == null ? 0 : planned.cpus()));
+            return neighbours.measure(headroomShare * (planned == null ? 0 : planned.cpus()), processCpuNanos);
         } catch (IOException | RuntimeException e) {
             // Not Linux, or /proc hidden: plan as with cpuCapacity="allocation" (start-up said so, see
             // measuredCapacityProblem); the control loop must go on.
@@ -229,7 +243,7 @@ public final class CpuAllocation {
             return Optional.empty();
         }
         try {
-            neighbours.measure(0);
+            neighbours.measure(0, -1);
             return Optional.empty();
         } catch (IOException | RuntimeException e) {
             return Optional.of(CpuCapacity.ATTRIBUTE + "=\"" + CpuCapacity.MEASURED.attributeValue()

@@ -16,11 +16,13 @@ import java.util.Objects;
  * (docs/benchmarks.md section 4). The others' use is what the CPU manager's {@code capacity: measured} subtracts
  * too, and is computed the same way ({@link Capacity}, {@link CpuTicks}).
  *
- * <p>All three inputs are in the kernel's USER_HZ ticks, so no clock and no tick rate is needed: the mask's CPUs'
+ * <p>All three inputs are in the kernel's USER_HZ ticks, so no clock is needed: the mask's CPUs'
  * busy ticks in {@code /proc/stat} (steal counted: the hypervisor gave that time to someone else), this process's
- * {@code utime + stime} in {@code /proc/self/stat}, and the mask's elapsed ticks, idle included, as the time
- * base. The mask is {@code Cpus_allowed_list} of {@code /proc/self/status}, the same the affinity count comes from.
- * The three files are kept open between calls ({@link ProcFile}): opening them was most of what reading them cost.
+ * {@code utime + stime}, and the mask's elapsed ticks, idle included, as the time base. The process's time is the
+ * control loop's own reading when it passes one ({@code getProcessCpuTime()}, which HotSpot on Linux takes from
+ * {@code times()}: the same {@code utime + stime} in ticks), otherwise {@code /proc/self/stat}. The mask is
+ * {@code Cpus_allowed_list} of {@code /proc/self/status}, the same the affinity count comes from.
+ * The files are kept open between calls ({@link ProcFile}): opening them was most of what reading them cost.
  *
  * <p>The largest of the window also holds the readings' noise, and that is kept on purpose for now. Over a 250 ms
  * period the sampled busy ticks and the process's exact time disagree by a few ticks either way (measured
@@ -82,11 +84,13 @@ final class NeighbourCpus {
      *
      * @param headroomCpus the CPUs the budget leaves idle on purpose ({@code (1 - targetUtilization)} of what it
      *                     plans for): a neighbour that takes them is lent them, not counted as taking them
+     * @param processCpuNanos this process's CPU time as the caller read it just now; {@code < 0}: read
+     *                     {@code /proc/self/stat}
      *
      * @throws IOException when {@code /proc} cannot be read (not Linux, a restricted container)
      * @throws RuntimeException when it reads as something unexpected
      */
-    synchronized Usable measure(double headroomCpus) throws IOException {
+    synchronized Usable measure(double headroomCpus, long processCpuNanos) throws IOException {
         List<Integer> maskNow = CpuList.parse(allowedCpus());
         if (!maskNow.equals(mask)) {
             // Other CPUs, other neighbours: what was seen on the old mask says nothing about the new one.
@@ -96,7 +100,7 @@ final class NeighbourCpus {
         }
         int cpus = mask.size();
         CpuTicks now = CpuTicks.parse(cpuStat.read(), mask);
-        long own = ownTicks();
+        long own = processCpuNanos >= 0 ? processCpuNanos / TaskStat.NANOS_PER_TICK : ownTicks();
         if (mark == null || now.total() < mark.total() || now.busy() < mark.busy() || own < ownMark) {
             // The first reading, or counters that went backwards (a CPU taken offline loses its line, and with it
             // its counts): start a new interval rather than measure across the jump.

@@ -236,6 +236,41 @@ class NeighbourCpusTest {
     }
 
     @Test
+    void theProcessCpuTheControlLoopReadIsUsedInsteadOfProcSelfStat() throws IOException {
+        // the counters say the JVM used 1.4 CPUs, of which /proc/self/stat is told nothing: it reads as garbage
+        for (int cpu = 0; cpu < 2; cpu++) {
+            busy[cpu] += TICKS;
+        }
+        own += 140;
+        writeCounters();
+        write("proc/self/stat", "garbage");
+        long processCpuNanos = own * TaskStat.NANOS_PER_TICK;
+        CpuAllocation.Reading reading = allocation.refresh(processCpuNanos + TaskStat.NANOS_PER_TICK / 2);
+        assertEquals(0.6, reading.neighbourCpus(), 1e-9, "the reading given, in whole ticks");
+        assertEquals(1.4, reading.cpus(), 1e-9);
+        assertEquals(Source.NEIGHBOURS, reading.source());
+    }
+
+    /**
+     * What lets the control loop pass its own reading: on this machine's JVM, {@code getProcessCpuTime()} is the
+     * {@code utime + stime} of {@code /proc/self/stat} in nanoseconds (HotSpot on Linux takes it from {@code times()}),
+     * so the two never disagree by more than the tick a reading in between may add.
+     */
+    @Test
+    void theJvmsProcessCpuTimeIsProcSelfStatsTicks() throws Exception {
+        assumeTrue(new File("/proc/self/stat").canRead(), "needs Linux /proc");
+        var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean();
+        long spin = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+        for (int round = 0; System.nanoTime() < spin || round < 20; round++) {
+            long before = TaskStat.parse(Files.readString(Path.of("/proc/self/stat"))).cpuTicks();
+            long jvm = os.getProcessCpuTime() / TaskStat.NANOS_PER_TICK;
+            long after = TaskStat.parse(Files.readString(Path.of("/proc/self/stat"))).cpuTicks();
+            assertTrue(before <= jvm && jvm <= after + 1, before + " <= " + jvm + " <= " + after + " + 1");
+        }
+    }
+
+    @Test
     void countersThatGoBackwardsAreNotMeasuredAcross() throws IOException {
         periodWithOthers(0.6);
         // CPU 1 offline: its line is gone, the sums drop
