@@ -12,6 +12,7 @@
 #define _GNU_SOURCE /* GNU strerror_r */
 #include <errno.h>
 #include <jni.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -206,4 +207,18 @@ JNIEXPORT jint JNICALL Java_io_tlsadmit_peek_NativePeek_allowedCpus0(JNIEnv *env
     (void)env;
     (void)cls;
     return tlsadmit_allowed_cpus();
+}
+
+JNIEXPORT jintArray JNICALL Java_io_tlsadmit_peek_NativePeek_allowedCpuList0(JNIEnv *env, jclass cls)
+{
+    (void)cls;
+    jint cpus[CPU_SETSIZE];
+    int count = tlsadmit_allowed_cpu_list((int *)cpus, CPU_SETSIZE);
+    if (count < 0) {
+        throw_errno(env, "sched_getaffinity failed", -count);
+        return NULL;
+    }
+    jintArray list = (*env)->NewIntArray(env, count);
+    if (list != NULL) (*env)->SetIntArrayRegion(env, list, 0, count, cpus);
+    return list;
 }

@@ -164,3 +164,18 @@ int tlsadmit_allowed_cpus(void)
     int count = CPU_COUNT(&set);
     return count > 0 ? count : 1;
 }
+
+int tlsadmit_allowed_cpu_list(int *cpus, int capacity)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return -errno;
+    int count = 0;
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+        if (CPU_ISSET(cpu, &set)) {
+            if (count < capacity) cpus[count] = cpu;
+            count++;
+        }
+    }
+    return count;
+}

@@ -44,6 +44,11 @@ int tlsadmit_discard(int fd, size_t max, size_t *dropped);
 /* CPUs this process may run on (sched_getaffinity), at least 1. */
 int tlsadmit_allowed_cpus(void);
 
+/* The numbers of the CPUs this thread may run on (sched_getaffinity), ascending: writes at most
+ * `capacity` of them into cpus and returns how many there are (more than capacity: the rest not
+ * written), or a negative errno. */
+int tlsadmit_allowed_cpu_list(int *cpus, int capacity);
+
 #ifdef __cplusplus
 }
 #endif

@@ -218,7 +218,19 @@ static void defer_accept_is_accepted_by_a_listening_socket(void)
     CHECK(tlsadmit_allowed_cpus() >= 1);
 }
 
+static void the_allowed_cpu_list_is_ascending_and_as_long_as_the_count(void)
+{
+    int cpus[4096];
+    int count = tlsadmit_allowed_cpu_list(cpus, 4096);
+    CHECK_EQ(tlsadmit_allowed_cpus(), count);
+    for (int i = 1; i < count; i++) CHECK(cpus[i - 1] < cpus[i]);
+    int first;
+    CHECK_EQ(count, tlsadmit_allowed_cpu_list(&first, 1)); /* the count even when only one fits */
+    CHECK_EQ(cpus[0], first);
+}
+
 const test_case peek_tests[] = {
+    {"the_allowed_cpu_list_is_ascending_and_as_long_as_the_count", the_allowed_cpu_list_is_ascending_and_as_long_as_the_count},
     {"a_hello_written_in_three_pieces_is_classified_and_left_unread",
      a_hello_written_in_three_pieces_is_classified_and_left_unread},
     {"a_silent_client_is_incomplete_at_the_deadline", a_silent_client_is_incomplete_at_the_deadline},

@@ -80,6 +80,23 @@ class NativePeekTest {
     }
 
     @Test
+    void allowedCpuListIsTheKernelsListForThisThread() throws Exception {
+        int[] cpus = NativePeek.allowedCpuList();
+        String listed = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/thread-self/status")).stream()
+                .filter(line -> line.startsWith("Cpus_allowed_list:")).findFirst().orElseThrow()
+                .substring("Cpus_allowed_list:".length()).trim();
+        java.util.List<Integer> expected = new java.util.ArrayList<>();
+        for (String range : listed.split(",")) {
+            String[] ends = range.split("-");
+            for (int cpu = Integer.parseInt(ends[0]); cpu <= Integer.parseInt(ends[ends.length - 1]); cpu++) {
+                expected.add(cpu);
+            }
+        }
+        assertEquals(expected, java.util.Arrays.stream(cpus).boxed().toList(), "Cpus_allowed_list: " + listed);
+        assertEquals(NativePeek.allowedCpus(), cpus.length);
+    }
+
+    @Test
     void deferAcceptWorksOnABoundServerSocketAndRefusesAClosedOne() throws Exception {
         ServerSocketChannel server = ServerSocketChannel.open();
         server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));

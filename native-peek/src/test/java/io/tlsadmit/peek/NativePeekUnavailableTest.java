@@ -26,5 +26,6 @@ class NativePeekUnavailableTest {
                 () -> NativePeek.classify(ByteBuffer.allocateDirect(8), ServerPolicy.DEFAULT));
         assertTrue(e.getMessage().contains("tlsadmit.peek.disable"), e.getMessage());
         assertThrows(IllegalStateException.class, NativePeek::allowedCpus);
+        assertThrows(IllegalStateException.class, NativePeek::allowedCpuList);
     }
 }

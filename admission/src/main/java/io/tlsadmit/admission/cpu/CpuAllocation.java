@@ -2,6 +2,8 @@ package io.tlsadmit.admission.cpu;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.IntSupplier;
@@ -53,6 +55,7 @@ public final class CpuAllocation {
     private final NeighbourCpus neighbours;
     private volatile CpuCapacity capacity = CpuCapacity.ALLOCATION;
     private volatile IntSupplier affinity;
+    private volatile AffinityMask affinityMask;
     private volatile double cpusOverride;
     private volatile double cpusAssigned;
     private volatile Reading last;
@@ -93,12 +96,13 @@ public final class CpuAllocation {
      */
     public Reading refresh(long processCpuNanos) {
         CgroupCpuQuota.Limits limits = quotaNow();
-        int affinityCpus = affinityNow();
+        List<Integer> mask = maskNow();
+        int affinityCpus = mask != null ? mask.size() : affinityNow();
         double override = cpusOverride;
         double assigned = cpusAssigned;
         // measured even under an override, so that the others' use is known (and the window full) the moment the
         // override is taken away
-        NeighbourCpus.Usable usable = capacity == CpuCapacity.MEASURED ? neighboursNow(processCpuNanos) : null;
+        NeighbourCpus.Usable usable = capacity == CpuCapacity.MEASURED ? neighboursNow(processCpuNanos, mask) : null;
 
         double cpus;
         Source source;
@@ -145,13 +149,38 @@ public final class CpuAllocation {
         }
     }
 
-    private NeighbourCpus.Usable neighboursNow(long processCpuNanos) {
+    private NeighbourCpus.Usable neighboursNow(long processCpuNanos, List<Integer> mask) {
         try {
             Reading planned = last;
-            return neighbours.measure(headroomShare * (planned == null ? 0 : planned.cpus()), processCpuNanos);
+            return neighbours.measure(headroomShare * (planned == null ? 0 : planned.cpus()), processCpuNanos, mask);
         } catch (IOException | RuntimeException e) {
             // Not Linux, or /proc hidden: plan as with cpuCapacity="allocation" (start-up said so, see
             // measuredCapacityProblem); the control loop must go on.
+            return null;
+        }
+    }
+
+    /** The mask from {@link #setAffinityMask}, or {@code null} when there is none or it cannot be read now. */
+    private List<Integer> maskNow() {
+        AffinityMask source = affinityMask;
+        if (source == null) {
+            return null;
+        }
+        try {
+            int[] cpus = source.cpus();
+            if (cpus.length == 0) {
+                return null;
+            }
+            List<Integer> mask = new ArrayList<>(cpus.length);
+            for (int i = 0; i < cpus.length; i++) {
+                if (i > 0 && cpus[i] <= cpus[i - 1]) {
+                    return null; // not the ascending list promised: the other sources decide
+                }
+                mask.add(cpus[i]);
+            }
+            return mask;
+        } catch (IOException | RuntimeException e) {
+            // a probe that fails must not stop the control loop: the count and /proc/self/status, as without it
             return null;
         }
     }
@@ -185,6 +214,16 @@ public final class CpuAllocation {
     /** Replaces the affinity probe, e.g. with native-peek's {@code sched_getaffinity} once loaded. */
     public void setAffinity(IntSupplier affinity) {
         this.affinity = Objects.requireNonNull(affinity, "affinity");
+    }
+
+    /**
+     * Reads the affinity mask itself from {@code mask} (native-peek's {@code sched_getaffinity}), for both the count
+     * and the CPUs {@link CpuCapacity#MEASURED} measures; when it fails, the count probe and {@code /proc/self/status}
+     * answer as before. Why: {@code /proc/self/status} was the largest file the control loop read every period, read
+     * only for one line (docs/benchmarks.md section 7); {@code null} removes the source.
+     */
+    public void setAffinityMask(AffinityMask mask) {
+        this.affinityMask = mask;
     }
 
     /** @param cpus CPUs to assume regardless of what the system says; 0 = find out */
@@ -243,7 +282,7 @@ public final class CpuAllocation {
             return Optional.empty();
         }
         try {
-            neighbours.measure(0, -1);
+            neighbours.measure(0, -1, maskNow());
             return Optional.empty();
         } catch (IOException | RuntimeException e) {
             return Optional.of(CpuCapacity.ATTRIBUTE + "=\"" + CpuCapacity.MEASURED.attributeValue()

@@ -8,7 +8,7 @@ import java.util.Objects;
 
 /**
  * The CPUs of this JVM's affinity mask less what other processes used of them, measured between two calls of
- * {@link #measure()} ({@code cpuCapacity="measured"}).
+ * {@link #measure} ({@code cpuCapacity="measured"}).
  *
  * <p>Why: an affinity mask, a quota and {@code cpusAssigned} say what the JVM may use, not what it gets. On
  * 2026-11-25 a Tomcat pinned to CPUs 0-1 while the load generator busied CPU 1 got 1.3–1.4 CPUs; the budget planned
@@ -20,8 +20,9 @@ import java.util.Objects;
  * busy ticks in {@code /proc/stat} (steal counted: the hypervisor gave that time to someone else), this process's
  * {@code utime + stime}, and the mask's elapsed ticks, idle included, as the time base. The process's time is the
  * control loop's own reading when it passes one ({@code getProcessCpuTime()}, which HotSpot on Linux takes from
- * {@code times()}: the same {@code utime + stime} in ticks), otherwise {@code /proc/self/stat}. The mask is
- * {@code Cpus_allowed_list} of {@code /proc/self/status}, the same the affinity count comes from.
+ * {@code times()}: the same {@code utime + stime} in ticks), otherwise {@code /proc/self/stat}. The mask is the
+ * allocation's when it has one ({@link AffinityMask}, {@code sched_getaffinity}), otherwise {@code Cpus_allowed_list}
+ * of {@code /proc/self/status}.
  * The files are kept open between calls ({@link ProcFile}): opening them was most of what reading them cost.
  *
  * <p>The largest of the window also holds the readings' noise, and that is kept on purpose for now. Over a 250 ms
@@ -86,12 +87,14 @@ final class NeighbourCpus {
      *                     plans for): a neighbour that takes them is lent them, not counted as taking them
      * @param processCpuNanos this process's CPU time as the caller read it just now; {@code < 0}: read
      *                     {@code /proc/self/stat}
+     * @param maskCpus     the affinity mask as the caller read it just now; {@code null}: read {@code /proc/self/status}
      *
      * @throws IOException when {@code /proc} cannot be read (not Linux, a restricted container)
      * @throws RuntimeException when it reads as something unexpected
      */
-    synchronized Usable measure(double headroomCpus, long processCpuNanos) throws IOException {
-        List<Integer> maskNow = CpuList.parse(allowedCpus());
+    synchronized Usable measure(double headroomCpus, long processCpuNanos, List<Integer> maskCpus)
+            throws IOException {
+        List<Integer> maskNow = maskCpus != null ? maskCpus : CpuList.parse(allowedCpus());
         if (!maskNow.equals(mask)) {
             // Other CPUs, other neighbours: what was seen on the old mask says nothing about the new one.
             mask = maskNow;

@@ -271,6 +271,33 @@ class NeighbourCpusTest {
     }
 
     @Test
+    void anAffinityMaskGivenIsTheCountAndTheCpusMeasuredAndStatusIsNotRead() throws IOException {
+        allocation.setAffinityMask(() -> new int[] {1});
+        allocation.refresh(); // a new mask: its first reading marks where its first period starts
+        Files.delete(root.resolve("proc/self/status"));
+        // CPU 0 idle, CPU 1 busy all period, 0.4 of it this JVM's: on the mask {1}, 0.6 is the neighbour's
+        CpuAllocation.Reading reading = period(40, 0, TICKS);
+        assertEquals(1, reading.affinityCpus(), "the mask's count, not the count probe's 2");
+        assertEquals(0.6, reading.neighbourCpus(), 1e-9);
+        assertEquals(0.4, reading.cpus(), 1e-9);
+        assertTrue(allocation.measuredCapacityProblem().isEmpty(), "measured without /proc/self/status");
+    }
+
+    @Test
+    void anAffinityMaskThatFailsLeavesTheCountProbeAndStatusToAnswer() throws IOException {
+        periodWithOthers(0.6);
+        for (AffinityMask failing : List.<AffinityMask>of(() -> {
+            throw new IOException("sched_getaffinity failed");
+        }, () -> new int[0], () -> new int[] {1, 0})) {
+            allocation.setAffinityMask(failing);
+            CpuAllocation.Reading reading = periodWithOthers(0.6);
+            assertEquals(2, reading.affinityCpus());
+            assertEquals(0.6, reading.neighbourCpus(), 1e-9, "measured on status's CPUs 0-1, the window kept");
+            assertEquals(1.4, reading.cpus(), 1e-9);
+        }
+    }
+
+    @Test
     void countersThatGoBackwardsAreNotMeasuredAcross() throws IOException {
         periodWithOthers(0.6);
         // CPU 1 offline: its line is gone, the sums drop

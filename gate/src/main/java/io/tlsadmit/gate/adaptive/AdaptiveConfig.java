@@ -91,7 +91,7 @@ public record AdaptiveConfig(OptionalDouble cpus, Optional<CpuCapacity> cpuCapac
             controller.setRunQueueWaitTime(runQueue);
         }
         if (NativePeek.isAvailable()) {
-            controller.allocation().setAffinity(NativePeek::allowedCpus);
+            controller.allocation().setAffinityMask(NativePeek::allowedCpuList);
         }
         // the allocation was first read before cpus and the affinity probe were set: read it again, so that the
         // start-up log line and JMX report what the first control period will plan for
