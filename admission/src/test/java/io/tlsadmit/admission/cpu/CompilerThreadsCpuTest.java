@@ -35,6 +35,20 @@ class CompilerThreadsCpuTest {
     }
 
     @Test
+    void aThreadsSchedstatIsReadInNanosecondsWhenTheKernelFillsIt() throws IOException {
+        task(101, "C2 CompilerThre", 150, 10);
+        Files.writeString(tasks.resolve("101/schedstat"), "1612345678 2000 31\n");
+        task(102, "C1 CompilerThre", 30, 0);
+        // a kernel without scheduler statistics writes zeros: that thread is read through stat
+        Files.writeString(tasks.resolve("102/schedstat"), "0 0 0\n");
+        CompilerThreadsCpu cpu = new CompilerThreadsCpu(tasks, new SimulatedClock());
+        assertEquals(1_612_345_678L + 30 * 10_000_000L, cpu.getAsLong());
+
+        Files.writeString(tasks.resolve("101/schedstat"), "1700000001 2000 31\n");
+        assertEquals(1_700_000_001L + 30 * 10_000_000L, cpu.getAsLong(), "the same files read again");
+    }
+
+    @Test
     void aNameWithSpacesAndParenthesesDoesNotShiftTheFields() throws IOException {
         Path stat = tasks.resolve("stat");
         Files.writeString(stat, "7 (a ) b (c) S 1 1 1 0 -1 4194368 10 0 0 0 7 3 0 0 20 0 30 0 100 0 0\n");
@@ -100,11 +114,18 @@ class CompilerThreadsCpuTest {
     }
 
     @Test
-    void onThisLinuxJvmTheCompilerThreadsAreFound() {
+    void onThisLinuxJvmTheCompilerThreadsAreFound() throws IOException {
         CompilerThreadsCpu cpu = new CompilerThreadsCpu();
         if (cpu.available()) {
             // This JVM compiled the test framework on its way here: some compiler CPU is on the clock.
-            assertTrue(cpu.getAsLong() > 0, "no compiler-thread CPU found in /proc/self/task");
+            long nanos = cpu.getAsLong();
+            assertTrue(nanos > 0, "no compiler-thread CPU found in /proc/self/task");
+            Path own = Path.of("/proc/thread-self/schedstat");
+            if (Files.exists(own) && Long.parseLong(Files.readString(own).split(" ")[0]) > 0) {
+                // this kernel keeps scheduler statistics: read in nanoseconds, not in whole 10 ms ticks (a sum of
+                // nanosecond run times that falls on a tick by chance: about one in ten million)
+                assertTrue(nanos % 10_000_000L != 0, "read through stat's ticks: " + nanos);
+            }
         }
     }
 }
