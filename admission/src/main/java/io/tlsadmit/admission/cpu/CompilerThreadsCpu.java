@@ -29,9 +29,10 @@ import java.util.function.LongSupplier;
  * <p>Why {@code schedstat}: its first field is the thread's run time in nanoseconds, where {@code stat} has
  * {@code utime + stime} in 10 ms ticks — a tick is 4 % of a CPU over a 250 ms period, per thread — and the kernel
  * writes 3 numbers rather than 52 fields (on 2026-11-28, two compiler threads read once a period cost 37–39 µs of CPU
- * against 55–58 µs through {@code stat}). A kernel without scheduler statistics ({@code CONFIG_SCHED_INFO} off, or
- * delay accounting off on kernels before 5.14) writes {@code 0 0 0} there, or has no such file: a thread whose
- * {@code schedstat} reads no run time when first listed is read through {@code stat}.
+ * against 55–58 µs through {@code stat}). A kernel that keeps no scheduler statistics (without
+ * {@code CONFIG_SCHED_INFO}; on older kernels also with it, while schedstats and delay accounting are off) writes
+ * {@code 0 0 0} there, or has no such file: a thread whose {@code schedstat} reads no run time when first listed is
+ * read through {@code stat}.
  *
  * <p>Not thread-safe: one control thread reads it.
  */
