@@ -94,7 +94,13 @@ final class NeighbourCpus {
      */
     synchronized Usable measure(double headroomCpus, long processCpuNanos, List<Integer> maskCpus)
             throws IOException {
-        List<Integer> maskNow = maskCpus != null ? maskCpus : CpuList.parse(allowedCpus());
+        List<Integer> maskNow;
+        if (maskCpus != null) {
+            maskNow = maskCpus;
+            status.close(); // read at start-up, before the mask's source was set: not held for nothing
+        } else {
+            maskNow = CpuList.parse(allowedCpus());
+        }
         if (!maskNow.equals(mask)) {
             // Other CPUs, other neighbours: what was seen on the old mask says nothing about the new one.
             mask = maskNow;
@@ -103,7 +109,13 @@ final class NeighbourCpus {
         }
         int cpus = mask.size();
         CpuTicks now = CpuTicks.parse(cpuStat.read(), mask);
-        long own = processCpuNanos >= 0 ? processCpuNanos / TaskStat.NANOS_PER_TICK : ownTicks();
+        long own;
+        if (processCpuNanos >= 0) {
+            own = processCpuNanos / TaskStat.NANOS_PER_TICK;
+            ownStat.close(); // likewise: the start-up refresh reads it, the control loop passes its own reading
+        } else {
+            own = ownTicks();
+        }
         if (mark == null || now.total() < mark.total() || now.busy() < mark.busy() || own < ownMark) {
             // The first reading, or counters that went backwards (a CPU taken offline loses its line, and with it
             // its counts): start a new interval rather than measure across the jump.

@@ -284,6 +284,17 @@ class NeighbourCpusTest {
     }
 
     @Test
+    void filesTheControlLoopNoLongerReadsAreNotHeldOpen() throws IOException {
+        assumeTrue(OpenFiles.visible(), "Linux /proc");
+        // the start-up refresh (in setUp) read both; the control loop then passes the mask and the process's CPU
+        assertTrue(OpenFiles.under(root).keySet().containsAll(List.of("proc/self/stat", "proc/self/status")));
+        allocation.setAffinityMask(() -> new int[] {0, 1});
+        own += 140;
+        allocation.refresh(own * TaskStat.NANOS_PER_TICK);
+        assertEquals(java.util.Set.of("proc/stat"), OpenFiles.under(root).keySet());
+    }
+
+    @Test
     void anAffinityMaskThatFailsLeavesTheCountProbeAndStatusToAnswer() throws IOException {
         periodWithOthers(0.6);
         for (AffinityMask failing : List.<AffinityMask>of(() -> {
