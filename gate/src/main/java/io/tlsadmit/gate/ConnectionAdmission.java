@@ -13,14 +13,14 @@ import io.tlsadmit.gate.source.SourcePrefix;
 public final class ConnectionAdmission {
 
     /**
-     * One resumption in this many has its handshake CPU timed; every other handshake is timed.
+     * One resumption offer in this many has its handshake CPU timed; every other handshake is timed.
      *
      * <p>Why not all: the thread CPU clock has no vDSO path, so timing a handshake is two system calls per step,
      * eight for a TLS 1.2 resumption, where the whole connection makes about fifty; that was most of what the gate
      * costs over stock Tomcat per resumed connection with the adaptive budget (docs/benchmarks.md section 7). The
-     * budget needs the cost of a <em>full</em> handshake, its divisor, from every one; of resumptions it needs only
-     * the average, for {@code cpusRequested} and the metrics, and resumptions are the many. Their CPU is in the
-     * process clock either way, so the control law's busy CPUs do not change.
+     * budget needs the cost of a <em>full</em> handshake, its divisor, and every new client's is timed; of
+     * resumptions it needs only the average, for {@code cpusRequested} and the metrics, and resumptions are the
+     * many. Their CPU is in the process clock either way, so the control law's busy CPUs do not change.
      */
     public static final int RESUMPTION_TIMING_SAMPLE = 8;
 
@@ -133,29 +133,31 @@ public final class ConnectionAdmission {
     }
 
     /**
-     * Whether the next handshake step's CPU is to be timed: every step until the server's first flight shows what
-     * the handshake is, then the rest of every full handshake and of the connector's first resumption and every
-     * {@link #RESUMPTION_TIMING_SAMPLE}th after it. An untimed one forgets what its first steps took, so that no part
-     * of a handshake is recorded as its cost.
+     * Whether the next handshake step's CPU is to be timed. A connection whose hello offers a resumption (a TLS 1.3
+     * PSK, a TLS 1.2 ticket, a session id the server's cache holds: {@link #sessionIdVerified}) draws its sample as
+     * soon as that is known: the connector's first such offer and every {@link #RESUMPTION_TIMING_SAMPLE}th after it
+     * is timed whatever the server then makes of it, the others not at all. Any other connection is timed until the
+     * server's first flight shows what its handshake is, then for the rest of it if it is full (a hello that offered
+     * nothing and was resumed anyway is sampled then). An untimed one forgets what its first steps took, so that no
+     * part of a handshake is recorded as its cost.
      *
-     * <p>Why the truth and not the hello's verdict: an offered resumption the server cannot resume (a ticket from
-     * before a restart, a session evicted from the cache) is a full handshake, and a full handshake's CPU left out of
-     * the handshakes' would count as load of the sessions already admitted while it also took a token. Waiting for
-     * the truth costs the first step's two clock readings on every resumption (55.3 system calls per TLS 1.2
-     * resumed connection against 52.8 deciding at the verdict, docs/benchmarks.md section 7).
-     *
-     * <p>The exception is a TLS 1.2 session id the server's session cache was just seen to hold
-     * ({@link #sessionIdVerified}): the engine will resume it (unless the cache drops it within the same
-     * microseconds), so the sample is drawn at once, and an adapter that asks again right after classifying the
-     * hello need not time an unsampled one at all.
+     * <p>Why at the hello: the thread CPU clock has no vDSO path, and waiting for the truth cost two readings
+     * around the first step of every resumption; on TLS 1.3, where that step is the PSK's key exchange, that was
+     * most of what the adaptive budget cost per resumed connection beyond the static one (4.9 µs of about 820,
+     * docs/benchmarks.md section 7). The price: an offer the server cannot resume (a ticket from before a restart, a
+     * forged one, a session evicted from the cache) is a full handshake that seven times in eight goes untimed. It
+     * still took a token, and the budget is told it was full with an unknown cost (0), which an adaptive budget
+     * counts at the full handshakes' measured cost rather than as load of the sessions already admitted.
      */
     public boolean timesHandshakeCpu() {
-        // Decided once: by the server's truth, or earlier by a session id the cache holds (a resumption, truth null).
-        if (timing == Timing.UNDECIDED && (truth != null || sessionIdVerified)) {
-            boolean sampled = truth == HandshakeKind.FULL || gate.timesResumption();
-            timing = sampled ? Timing.TIMED : Timing.UNTIMED;
-            if (!sampled) {
-                handshakeCpuNanos = 0; // what an adapter timed before the decision: not a part to count
+        if (timing == Timing.UNDECIDED) {
+            boolean offered = sessionIdVerified || verdict != null && verdict.isResumption();
+            if (offered || truth != null) {
+                boolean sampled = !offered && truth == HandshakeKind.FULL || gate.timesResumption();
+                timing = sampled ? Timing.TIMED : Timing.UNTIMED;
+                if (!sampled) {
+                    handshakeCpuNanos = 0; // what an adapter timed before the decision: not a part to count
+                }
             }
         }
         return timing != Timing.UNTIMED;

@@ -377,7 +377,7 @@ public final class ConnectorGate {
     }
 
     /**
-     * Whether the rest of the resumption the server has just answered is to be timed: the first and every
+     * Whether this resumption offer (or resumption the hello did not offer) is to be timed: the first and every
      * {@link ConnectionAdmission#RESUMPTION_TIMING_SAMPLE}th after it. A counter rather than chance, so that what is
      * timed is the same share on every connector and from its first resumption on.
      */

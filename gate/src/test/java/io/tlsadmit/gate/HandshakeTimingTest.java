@@ -17,59 +17,80 @@ class HandshakeTimingTest {
     private final ConnectorGate gate = new ConnectorGate("test", new StaticBudget(0, 0), RefuseAction.CLOSE,
             RenegotiationPolicy.REFUSE, 1);
 
-    /** A connection whose hello was classified as {@code verdict} and whose first step took 3 ms. */
-    private ConnectionAdmission afterFirstStep(Verdict verdict) {
+    /** A new client's connection whose first step took 3 ms. */
+    private ConnectionAdmission newClientAfterFirstStep() {
         ConnectionAdmission connection = new ConnectionAdmission(gate);
         connection.reset(1, 1, 1);
         assertTrue(connection.timesHandshakeCpu(), "before the hello is classified");
-        connection.decided(verdict, Decision.ADMITTED, verdict == Verdict.NEW);
+        connection.decided(Verdict.NEW, Decision.ADMITTED, true);
         assertTrue(connection.timesHandshakeCpu(), "before the server's first flight");
         connection.addHandshakeCpu(3_000_000);
         return connection;
     }
 
+    /** A connection whose hello offered a resumption ({@code offered}), as the gate decides it. */
+    private ConnectionAdmission offering(Verdict offered) {
+        ConnectionAdmission connection = new ConnectionAdmission(gate);
+        connection.reset(1, 1, 1);
+        assertTrue(connection.timesHandshakeCpu(), "before the hello is classified");
+        connection.decided(offered, Decision.ADMITTED, false);
+        return connection;
+    }
+
     @Test
-    void everyFullHandshakeIsTimedWhateverTheHelloOffered() {
+    void everyNewClientsFullHandshakeIsTimed() {
         for (int i = 0; i < 100; i++) {
-            for (Verdict offered : new Verdict[] {Verdict.NEW, Verdict.RESUME_TICKET, Verdict.RESUME_SESSION_ID}) {
-                ConnectionAdmission connection = afterFirstStep(offered);
-                connection.truth(HandshakeKind.FULL, TLS12); // a ticket from before a restart: a full handshake
-                assertTrue(connection.timesHandshakeCpu(), offered + ", handshake " + i);
-                connection.addHandshakeCpu(400_000);
-                assertEquals(3_400_000, connection.handshakeCpuNanos());
-            }
+            ConnectionAdmission connection = newClientAfterFirstStep();
+            connection.truth(HandshakeKind.FULL, TLS12);
+            assertTrue(connection.timesHandshakeCpu(), "handshake " + i);
+            connection.addHandshakeCpu(400_000);
+            assertEquals(3_400_000, connection.handshakeCpuNanos());
         }
     }
 
     @Test
-    void theFirstAndEveryEighthResumptionIsTimedAndTheOthersRecordNoPartialCost() {
+    void theFirstAndEveryEighthResumptionOfferIsSampledAtTheHelloWhateverTheServerMakesOfIt() {
+        Verdict[] offers = {Verdict.RESUME_PSK, Verdict.RESUME_TICKET, Verdict.RESUME_SESSION_ID};
         for (int i = 0; i < 64; i++) {
-            ConnectionAdmission connection = afterFirstStep(Verdict.RESUME_SESSION_ID);
-            connection.truth(HandshakeKind.RESUMED, TLS12);
-            boolean timesRest = connection.timesHandshakeCpu();
-            assertEquals(i % ConnectionAdmission.RESUMPTION_TIMING_SAMPLE == 0, timesRest, "resumption " + i);
-            assertEquals(timesRest, connection.timesHandshakeCpu(), "decided once per connection");
-            if (timesRest) {
+            ConnectionAdmission connection = offering(offers[i % offers.length]);
+            boolean timed = connection.timesHandshakeCpu();
+            assertEquals(i % ConnectionAdmission.RESUMPTION_TIMING_SAMPLE == 0, timed,
+                    "offer " + i + ": decided before its first step, so an unsampled one reads no clock at all");
+            connection.addHandshakeCpu(timed ? 3_000_000 : 0);
+            // every third offer is one the server cannot resume (a ticket from before a restart): a full handshake
+            connection.truth(i % 3 == 0 ? HandshakeKind.FULL : HandshakeKind.RESUMED, TLS12);
+            assertEquals(timed, connection.timesHandshakeCpu(), "the server's flight does not decide again");
+            if (timed) {
                 connection.addHandshakeCpu(200_000);
                 assertEquals(3_200_000, connection.handshakeCpuNanos(), "a timed one keeps its first step");
             } else {
-                assertEquals(0, connection.handshakeCpuNanos(), "unknown (0), not the first step alone");
+                assertEquals(0, connection.handshakeCpuNanos(), "unknown (0): the budget counts it at the measured cost");
             }
-            // a full handshake in between is timed and does not count as a resumption
-            ConnectionAdmission other = afterFirstStep(Verdict.NEW);
+            // a new client's handshake in between is timed and does not take a place in the sample
+            ConnectionAdmission other = newClientAfterFirstStep();
             other.truth(HandshakeKind.FULL, TLS12);
             assertTrue(other.timesHandshakeCpu());
         }
     }
 
     @Test
+    void aHelloThatOfferedNothingAndWasResumedAnywayIsSampledAtTheServersFlight() {
+        ConnectionAdmission first = newClientAfterFirstStep();
+        first.truth(HandshakeKind.RESUMED, TLS12);
+        assertTrue(first.timesHandshakeCpu(), "the connector's first resumption");
+        assertEquals(3_000_000, first.handshakeCpuNanos());
+        ConnectionAdmission second = newClientAfterFirstStep();
+        second.truth(HandshakeKind.RESUMED, TLS12);
+        assertFalse(second.timesHandshakeCpu(), "its second");
+        assertEquals(0, second.handshakeCpuNanos(), "unknown (0), not the first step alone");
+    }
+
+    @Test
     void aReusedChannelDecidesAgainForItsNextConnection() {
-        ConnectionAdmission connection = afterFirstStep(Verdict.RESUME_TICKET);
-        connection.truth(HandshakeKind.RESUMED, TLS12);
-        assertTrue(connection.timesHandshakeCpu(), "the connector's first resumption");
+        ConnectionAdmission connection = offering(Verdict.RESUME_TICKET);
+        assertTrue(connection.timesHandshakeCpu(), "the connector's first resumption offer");
         connection.reset(2, 1, 1);
         connection.decided(Verdict.RESUME_TICKET, Decision.ADMITTED, false);
-        connection.truth(HandshakeKind.RESUMED, TLS12);
         assertFalse(connection.timesHandshakeCpu(), "its second");
         connection.reset(3, 1, 1);
         assertTrue(connection.timesHandshakeCpu(), "a new connection: undecided again");

@@ -334,8 +334,8 @@ final class AdmissionChannel extends SecureNioChannel {
                 gate.handshakeStarted(System.nanoTime() - dispatchedNanos);
             }
         }
-        // A connection not decided yet starts its timing in processSNI, once the hello says whether to (a TLS 1.2
-        // session id the cache holds draws its sample there); reading and classifying the hello is the gate's work.
+        // A connection not decided yet starts its timing in processSNI, once the hello says whether to (a resumption
+        // offer draws its sample there); reading and classifying the hello is the gate's work.
         stepCpuStart = timesHandshakes && admission.isDecided() && admission.timesHandshakeCpu()
                 ? ThreadCpuClock.nanos() : -1;
         int result;

@@ -47,7 +47,9 @@ import java.util.function.LongSupplier;
  *
  * <h2>Inputs</h2>
  * <ul>
- *   <li>{@link #handshakeCompleted}: the truth and CPU time of every finished handshake;</li>
+ *   <li>{@link #handshakeCompleted}: the truth and CPU time of every finished handshake (a full one whose time
+ *       is unknown, such as an offered resumption the server could not resume and the gate did not time, counts
+ *       at the measured cost of a full handshake, not as other CPU);</li>
  *   <li>{@link #recordArrival}: every new connection with its predicted kind, admitted or not,
  *       for {@link #cpusRequested()};</li>
  *   <li>{@link #recordQueueDelay}: how long a new connection waited for a worker, for the guard;</li>
@@ -108,6 +110,8 @@ public final class AdmissionController implements HandshakeBudget {
     private final LongAdder reportedOtherCpu = new LongAdder();
     private final LongAdder queueDelaySum = new LongAdder();
     private final LongAdder queueDelayCount = new LongAdder();
+    /** Full handshakes reported with an unknown CPU time. */
+    private final LongAdder untimedFull = new LongAdder();
     private volatile LongSupplier processCpuTime;
     private volatile LongSupplier transientCpuTime;
     private volatile LongSupplier runQueueWaitTime;
@@ -179,7 +183,11 @@ public final class AdmissionController implements HandshakeBudget {
 
     @Override
     public void handshakeCompleted(HandshakeKind kind, int tlsVersion, long cpuNanos) {
-        cost.record(kind, CostedVersion.fromWire(tlsVersion), cpuNanos);
+        if (cpuNanos > 0) {
+            cost.record(kind, CostedVersion.fromWire(tlsVersion), cpuNanos);
+        } else if (kind == HandshakeKind.FULL) {
+            untimedFull.increment();
+        }
     }
 
     // ---- inputs -------------------------------------------------------------------------------
@@ -273,19 +281,22 @@ public final class AdmissionController implements HandshakeBudget {
         Totals delta = now.minus(previous);
         previous = now;
 
+        boolean measured = cost.count(HandshakeKind.FULL) > 0;
+        double fullCost = measured ? cost.ewmaNanos(HandshakeKind.FULL) : initialCostNanos();
+        // An untimed full handshake's CPU is in the process clock: counted as other CPU it would hold the rate down
+        // as load of the admitted sessions while it also took a token. At the measured cost once there is one.
+        long fullCpu = delta.fullCpu + (measured ? Math.round(delta.untimedFull * fullCost) : 0);
         long otherCpu = delta.processCpu >= 0
-                ? Math.max(0, delta.processCpu - delta.fullCpu - delta.resumedCpu)
+                ? Math.max(0, delta.processCpu - fullCpu - delta.resumedCpu)
                 : delta.reportedOtherCpu;
         long transientCpu = delta.transientCpu >= 0 ? Math.min(delta.transientCpu, otherCpu) : 0;
-        window.add(elapsed, delta.fullCpu, delta.resumedCpu, otherCpu, delta.fullArrivals, delta.resumedArrivals);
+        window.add(elapsed, fullCpu, delta.resumedCpu, otherCpu, delta.fullArrivals, delta.resumedArrivals);
 
         // the process's CPU just read, so that the allocation need not read /proc/self/stat for it again
         CpuAllocation.Reading cpus = allocation.refresh(now.processCpu);
-        boolean measured = cost.count(HandshakeKind.FULL) > 0;
-        double fullCost = measured ? cost.ewmaNanos(HandshakeKind.FULL) : initialCostNanos();
         double resumedCost = cost.count(HandshakeKind.RESUMED) > 0 ? cost.ewmaNanos(HandshakeKind.RESUMED) : fullCost;
         double busy = (delta.resumedCpu + otherCpu - transientCpu) / (double) elapsed;
-        double used = busy + delta.fullCpu / (double) elapsed;
+        double used = busy + fullCpu / (double) elapsed;
         double meanDelay = delta.queueDelayCount > 0 ? (double) delta.queueDelaySum / delta.queueDelayCount : -1;
         PeriodMeasurement measurement = new PeriodMeasurement(elapsed, cpus.cpus(), fullCost, busy, used,
                 transientCpu / (double) elapsed, measured ? delta.granted * fullCost / elapsed : Double.NaN,
@@ -570,7 +581,7 @@ public final class AdmissionController implements HandshakeBudget {
     }
 
     private Totals totals() {
-        return new Totals(cost.totalNanos(HandshakeKind.FULL), cost.totalNanos(HandshakeKind.RESUMED),
+        return new Totals(cost.totalNanos(HandshakeKind.FULL), untimedFull.sum(), cost.totalNanos(HandshakeKind.RESUMED),
                 reportedOtherCpu.sum(), read(processCpuTime), read(transientCpuTime),
                 // read only when used: at 200 threads a reading costs about 1.7 ms of CPU
                 runQueueTarget > 0 ? read(runQueueWaitTime) : -1,
@@ -592,13 +603,13 @@ public final class AdmissionController implements HandshakeBudget {
     }
 
     /** Cumulative counters at one tick; a period's activity is the difference of two (-1: a clock was unavailable). */
-    private record Totals(long fullCpu, long resumedCpu, long reportedOtherCpu, long processCpu, long transientCpu,
+    private record Totals(long fullCpu, long untimedFull, long resumedCpu, long reportedOtherCpu, long processCpu, long transientCpu,
                           long runQueueWait, long fullArrivals, long resumedArrivals, long queueDelaySum,
                           long queueDelayCount,
                           long refused, long granted) {
 
         Totals minus(Totals before) {
-            return new Totals(fullCpu - before.fullCpu, resumedCpu - before.resumedCpu,
+            return new Totals(fullCpu - before.fullCpu, untimedFull - before.untimedFull, resumedCpu - before.resumedCpu,
                     reportedOtherCpu - before.reportedOtherCpu, difference(processCpu, before.processCpu),
                     difference(transientCpu, before.transientCpu), difference(runQueueWait, before.runQueueWait),
                     fullArrivals - before.fullArrivals, resumedArrivals - before.resumedArrivals,

@@ -132,6 +132,29 @@ class AdmissionControllerTest {
     }
 
     @Test
+    void aFullHandshakeOfUnknownCostCountsAtTheMeasuredCostNotAsLoadOfTheAdmittedSessions() {
+        AdmissionController controller = controller(2);
+        AtomicLong processCpu = new AtomicLong(5_000_000_000L);
+        controller.setProcessCpuTime(processCpu::get);
+
+        controller.handshakeCompleted(FULL, TLS13, 0); // before any is measured: nothing to count it at
+        processCpu.addAndGet(100_000_000);
+        assertEquals(0.1, tickAfter(controller, 1000).otherCpus(), 1e-9, "left in the process's other CPU");
+
+        controller.handshakeCompleted(FULL, TLS13, 100_000_000);
+        for (int i = 0; i < 3; i++) {
+            controller.handshakeCompleted(FULL, TLS13, 0); // offered resumptions the server could not resume, untimed
+        }
+        controller.handshakeCompleted(RESUMED, TLS13, 0); // an untimed resumption: in the process clock, as before
+        processCpu.addAndGet(100_000_000 + 3 * 100_000_000 + 200_000_000);
+        ControlDecision d = tickAfter(controller, 1000);
+        assertEquals(100_000, d.fullHandshakeCostNanos() / 1_000, 1e-9, "the cost is learned from the timed one only");
+        assertEquals(0.6, d.usedCpus(), 1e-9, "all of it used, as before");
+        assertEquals(0.15, d.otherCpus(), 1e-9,
+                "over the window (0.1, then 0.6 − 4 × 0.1 full = 0.2): the three are not load of the admitted sessions");
+    }
+
+    @Test
     void withARunQueueTargetOfThreeMoreThreadsWaitingForTheCpuCutLikeAQueueOfConnections() {
         AdmissionController controller = controller(1);
         AtomicLong processCpu = new AtomicLong();

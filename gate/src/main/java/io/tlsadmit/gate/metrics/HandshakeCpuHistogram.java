@@ -27,8 +27,9 @@ import java.util.Locale;
 final class HandshakeCpuHistogram implements Collector {
 
     static final String NAME = "tlsadmit_handshake_cpu_seconds";
-    static final String HELP = "Server CPU time of timed handshakes (thread CPU over every step; every full handshake,"
-            + " one resumption in " + ConnectionAdmission.RESUMPTION_TIMING_SAMPLE + "), by truth and version";
+    static final String HELP = "Server CPU time of timed handshakes (thread CPU over every step; every new client's"
+            + " full handshake, one resumption offer in " + ConnectionAdmission.RESUMPTION_TIMING_SAMPLE
+            + "), by truth and version";
 
     // System.Logger: server-neutral, and Tomcat routes it to JULI like any java.util.logging output
     private static final System.Logger log = System.getLogger(HandshakeCpuHistogram.class.getName());
