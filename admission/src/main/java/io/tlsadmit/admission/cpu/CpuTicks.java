@@ -22,28 +22,64 @@ import java.util.List;
  */
 public record CpuTicks(long busy, long total, long interrupts, long steal) {
 
+    /** Above any CPU number a kernel gives (NR_CPUS is at most 8192 today): a longer run of digits is not one. */
+    private static final int MAX_CPU = 1 << 20;
+
     /** Ticks without the split of busy time. */
     public CpuTicks(long busy, long total) {
         this(busy, total, 0, 0);
     }
 
-    /** The ticks of {@code cpus} in a {@code /proc/stat} text; a CPU without a line (offline) counts nothing. */
+    /**
+     * The ticks of {@code cpus} in a {@code /proc/stat} text; a CPU without a line (offline) counts nothing.
+     *
+     * <p>Read in place, without splitting: the adaptive budget's control loop and the CPU manager parse this file
+     * several times a second, and on a large host it holds a line per CPU and an {@code intr} line of thousands of
+     * numbers, which a split into lines and fields would copy every time to read a few of them.
+     *
+     * @throws IllegalArgumentException for a {@code cpu} line that is not a CPU number and counters
+     */
     public static CpuTicks parse(String procStat, List<Integer> cpus) {
         long busy = 0;
         long total = 0;
         long interrupts = 0;
         long steal = 0;
-        for (String line : procStat.split("\n")) {
-            if (!line.startsWith("cpu") || line.startsWith("cpu ")) {
+        // user nice system idle iowait irq softirq steal; older kernels have fewer, newer ones more (guest, not added)
+        long[] v = new long[8];
+        int length = procStat.length();
+        for (int start = 0, end; start < length; start = end + 1) {
+            end = procStat.indexOf('\n', start);
+            if (end < 0) {
+                end = length;
+            }
+            // "cpu  ..." is the sum of all CPUs; only "cpuN ..." lines are read
+            if (!procStat.startsWith("cpu", start) || start + 3 >= end || procStat.charAt(start + 3) == ' ') {
                 continue;
             }
-            String[] f = line.trim().split("\\s+");
-            if (!cpus.contains(Integer.parseInt(f[0].substring(3)))) {
+            int at = start + 3;
+            int cpu = 0;
+            while (at < end && isDigit(procStat.charAt(at)) && cpu <= MAX_CPU) {
+                cpu = cpu * 10 + procStat.charAt(at++) - '0';
+            }
+            if (at == start + 3 || cpu > MAX_CPU || at < end && procStat.charAt(at) != ' ') {
+                throw new IllegalArgumentException("not a CPU's line of /proc/stat: " + procStat.substring(start, end));
+            }
+            if (!contains(cpus, cpu)) {
                 continue;
             }
-            long[] v = new long[8]; // user nice system idle iowait irq softirq steal; older kernels have fewer
-            for (int i = 0; i < v.length && i + 1 < f.length; i++) {
-                v[i] = Long.parseLong(f[i + 1]);
+            for (int i = 0; i < v.length; i++) {
+                while (at < end && procStat.charAt(at) == ' ') {
+                    at++;
+                }
+                v[i] = 0;
+                while (at < end && procStat.charAt(at) != ' ') {
+                    char c = procStat.charAt(at++);
+                    if (!isDigit(c) || v[i] > (Long.MAX_VALUE - 9) / 10) {
+                        throw new IllegalArgumentException("not a counter in /proc/stat: "
+                                + procStat.substring(start, end));
+                    }
+                    v[i] = v[i] * 10 + c - '0';
+                }
             }
             long lineBusy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
             busy += lineBusy;
@@ -52,6 +88,19 @@ public record CpuTicks(long busy, long total, long interrupts, long steal) {
             steal += v[7];
         }
         return new CpuTicks(busy, total, interrupts, steal);
+    }
+
+    private static boolean contains(List<Integer> cpus, int cpu) {
+        for (int i = 0, n = cpus.size(); i < n; i++) {
+            if (cpus.get(i) == cpu) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
     }
 
     /** The ticks of {@code cpus} now. */

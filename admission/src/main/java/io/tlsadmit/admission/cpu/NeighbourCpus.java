@@ -133,7 +133,10 @@ final class NeighbourCpus {
             mark = now;
             ownMark = own;
         }
-        double largest = others.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+        double largest = others.isEmpty() ? Double.NaN : others.get(0);
+        for (int i = 1; i < others.size(); i++) {
+            largest = Math.max(largest, others.get(i)); // a NaN stays NaN, as a stream's max would leave it
+        }
         return new Usable(cpus, largest, Capacity.available(cpus, FLOOR_PER_CPU * cpus, others));
     }
 

@@ -1,9 +1,12 @@
 package io.tlsadmit.admission.cpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** Two readings of this machine's {@code /proc/stat} one second apart (2026-11-25, 2 vCPUs, a build running). */
@@ -68,5 +71,62 @@ class CpuTicksTest {
         assertEquals(20.0 / elapsed, split.interrupts(), 1e-9);
         assertEquals(5.0 / elapsed, split.steal(), 1e-9);
         assertEquals(null, CpuTicks.parse(before, List.of(0)).splitSince(CpuTicks.parse(before, List.of(0))), "no tick");
+    }
+
+    @Test
+    void aLargeHostsFileReadsTheSameAsFieldByFieldOnlyTheMasksLinesCounted() {
+        // 96 CPUs, some offline (no line), an intr line of 4,000 numbers, the guest columns of newer kernels
+        Random random = new Random(96);
+        StringBuilder stat = new StringBuilder("cpu  1 2 3 4 5 6 7 8 9 10\n");
+        for (int cpu = 0; cpu < 96; cpu++) {
+            if (cpu % 17 == 5) {
+                continue;
+            }
+            stat.append("cpu").append(cpu);
+            for (int field = 0; field < 10; field++) {
+                stat.append(' ').append(random.nextInt(1 << 30) + (field == 3 ? 1L << 33 : 0));
+            }
+            stat.append('\n');
+        }
+        stat.append("intr 123456789");
+        for (int i = 0; i < 4_000; i++) {
+            stat.append(' ').append(random.nextInt(1000));
+        }
+        stat.append("\nctxt 99\nbtime 1764000000\nprocesses 123\nprocs_running 3\nprocs_blocked 0\nsoftirq 1 2 3\n");
+        List<Integer> mask = new ArrayList<>();
+        for (int cpu = 0; cpu < 96; cpu += 3) {
+            mask.add(cpu);
+        }
+        // the reference: the counters of each masked CPU's line, taken field by field
+        long busy = 0;
+        long total = 0;
+        long interrupts = 0;
+        long steal = 0;
+        for (String line : stat.toString().split("\n")) {
+            String[] f = line.split(" +");
+            if (f[0].matches("cpu[0-9]+") && mask.contains(Integer.parseInt(f[0].substring(3)))) {
+                long[] v = new long[8];
+                for (int i = 0; i < 8; i++) {
+                    v[i] = Long.parseLong(f[i + 1]);
+                }
+                busy += v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+                total += v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+                interrupts += v[5] + v[6];
+                steal += v[7];
+            }
+        }
+        assertTrue(total > 1L << 33, "the reference read some lines");
+        assertEquals(new CpuTicks(busy, total, interrupts, steal), CpuTicks.parse(stat.toString(), mask));
+    }
+
+    @Test
+    void aLineThatIsNotACpusCountersIsAnErrorNotAGuess() {
+        for (String bad : new String[] {"cpuX 1 2 3 4\n", "cpu0x 1 2 3 4\n", "cpu0 1 2 -3 4\n", "cpu0 1 2 3a 4\n",
+                "cpu0 99999999999999999999 0 0 0\n", "cpu99999999999 1 2 3 4\n"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> CpuTicks.parse(bad, List.of(0)), bad);
+            assertTrue(e.getMessage().contains(bad.trim()), e.getMessage());
+        }
+        assertEquals(new CpuTicks(0, 0), CpuTicks.parse("cpu\ncpu0\n", List.of(0)), "no counters: nothing counted");
     }
 }
