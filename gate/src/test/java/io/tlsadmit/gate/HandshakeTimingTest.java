@@ -64,7 +64,8 @@ class HandshakeTimingTest {
                 connection.addHandshakeCpu(200_000);
                 assertEquals(3_200_000, connection.handshakeCpuNanos(), "a timed one keeps its first step");
             } else {
-                assertEquals(0, connection.handshakeCpuNanos(), "unknown (0): the budget counts it at the measured cost");
+                assertEquals(0, connection.handshakeCpuNanos(),
+                        "unknown (0): the budget counts it at the measured cost");
             }
             // a new client's handshake in between is timed and does not take a place in the sample
             ConnectionAdmission other = newClientAfterFirstStep();

@@ -581,7 +581,8 @@ public final class AdmissionController implements HandshakeBudget {
     }
 
     private Totals totals() {
-        return new Totals(cost.totalNanos(HandshakeKind.FULL), untimedFull.sum(), cost.totalNanos(HandshakeKind.RESUMED),
+        return new Totals(cost.totalNanos(HandshakeKind.FULL), untimedFull.sum(),
+                cost.totalNanos(HandshakeKind.RESUMED),
                 reportedOtherCpu.sum(), read(processCpuTime), read(transientCpuTime),
                 // read only when used: at 200 threads a reading costs about 1.7 ms of CPU
                 runQueueTarget > 0 ? read(runQueueWaitTime) : -1,
@@ -603,13 +604,15 @@ public final class AdmissionController implements HandshakeBudget {
     }
 
     /** Cumulative counters at one tick; a period's activity is the difference of two (-1: a clock was unavailable). */
-    private record Totals(long fullCpu, long untimedFull, long resumedCpu, long reportedOtherCpu, long processCpu, long transientCpu,
+    private record Totals(long fullCpu, long untimedFull, long resumedCpu, long reportedOtherCpu, long processCpu,
+                          long transientCpu,
                           long runQueueWait, long fullArrivals, long resumedArrivals, long queueDelaySum,
                           long queueDelayCount,
                           long refused, long granted) {
 
         Totals minus(Totals before) {
-            return new Totals(fullCpu - before.fullCpu, untimedFull - before.untimedFull, resumedCpu - before.resumedCpu,
+            return new Totals(fullCpu - before.fullCpu, untimedFull - before.untimedFull,
+                    resumedCpu - before.resumedCpu,
                     reportedOtherCpu - before.reportedOtherCpu, difference(processCpu, before.processCpu),
                     difference(transientCpu, before.transientCpu), difference(runQueueWait, before.runQueueWait),
                     fullArrivals - before.fullArrivals, resumedArrivals - before.resumedArrivals,

@@ -151,7 +151,8 @@ class AdmissionControllerTest {
         assertEquals(100_000, d.fullHandshakeCostNanos() / 1_000, 1e-9, "the cost is learned from the timed one only");
         assertEquals(0.6, d.usedCpus(), 1e-9, "all of it used, as before");
         assertEquals(0.15, d.otherCpus(), 1e-9,
-                "over the window (0.1, then 0.6 − 4 × 0.1 full = 0.2): the three are not load of the admitted sessions");
+                "over the window (0.1, then 0.6 − 4 × 0.1 full = 0.2): the three are not load of the admitted "
+                        + "sessions");
     }
 
     @Test
