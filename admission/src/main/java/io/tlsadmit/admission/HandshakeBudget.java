@@ -52,29 +52,6 @@ public interface HandshakeBudget {
     default void handshakeCompleted(HandshakeKind kind, int tlsVersion, long cpuNanos) {
     }
 
-    /**
-     * As {@link #handshakeCompleted(HandshakeKind, int, long)}, from a gate that reported the handshake's CPU
-     * through {@link #handshakeCpuSpent} while it was being spent: {@code cpuNanosReported} of the {@code cpuNanos}
-     * are not to be counted again.
-     */
-    default void handshakeCompleted(HandshakeKind kind, int tlsVersion, long cpuNanos, long cpuNanosReported) {
-        handshakeCompleted(kind, tlsVersion, cpuNanos);
-    }
-
-    /**
-     * CPU a handshake of this kind has just spent (one step of it), reported when spent rather than when the
-     * handshake ends; {@link #handshakeCompleted(HandshakeKind, int, long, long)} then gives its total.
-     *
-     * <p>Why: an adaptive budget tells the CPU of new clients' handshakes apart from the rest of the server's by
-     * the period in which it is reported. A handshake ends when the client's last message arrives, tens to
-     * hundreds of milliseconds after the server's flight that did the work, and clients answer in bursts (a
-     * load generator's pause, a network hiccup), so totals reported at the end land in other periods than the
-     * CPU they measure and the rest of the server's CPU reads as swinging by half a CPU from one period to the
-     * next (docs/benchmarks.md, section 4).
-     */
-    default void handshakeCpuSpent(HandshakeKind kind, long cpuNanos) {
-    }
-
     /** The cap an operator sets ({@code maxFullHandshakesPerSecond}): a static budget's rate, an adaptive one's ceiling. */
     default double getMaxFullHandshakesPerSecond() {
         return fullHandshakesPerSecond();

@@ -41,8 +41,6 @@ public final class ConnectionAdmission {
     private boolean costRecorded;
     private boolean renegotiating;
     private long handshakeCpuNanos;
-    /** The part of {@link #handshakeCpuNanos} already reported to the budget as spent. */
-    private long reportedCpuNanos;
     private Timing timing = Timing.UNDECIDED;
     private boolean sessionIdVerified;
 
@@ -69,7 +67,6 @@ public final class ConnectionAdmission {
         costRecorded = false;
         renegotiating = false;
         handshakeCpuNanos = 0;
-        reportedCpuNanos = 0;
         timing = Timing.UNDECIDED;
         sessionIdVerified = false;
     }
@@ -166,32 +163,15 @@ public final class ConnectionAdmission {
         return timing != Timing.UNTIMED;
     }
 
-    /**
-     * Adds CPU time the handshake took on the current thread, and reports it to the budget as spent now once the
-     * server's first flight has shown what the handshake is (before that, at the flight): the budget counts it in
-     * the control period it was spent in, not the one in which the client's last message happens to arrive.
-     */
+    /** Adds CPU time the handshake took on the current thread. */
     public void addHandshakeCpu(long nanos) {
         if (nanos > 0) {
             handshakeCpuNanos += nanos;
-            reportSpentCpu();
         }
     }
 
     public long handshakeCpuNanos() {
         return handshakeCpuNanos;
-    }
-
-    /** The part of {@link #handshakeCpuNanos} the budget has been told of as it was spent. */
-    long reportedCpuNanos() {
-        return reportedCpuNanos;
-    }
-
-    private void reportSpentCpu() {
-        if (truth != null && !costRecorded && !renegotiating && handshakeCpuNanos > reportedCpuNanos) {
-            gate.handshakeCpuSpent(truth, handshakeCpuNanos - reportedCpuNanos);
-            reportedCpuNanos = handshakeCpuNanos;
-        }
     }
 
     /**
@@ -236,7 +216,6 @@ public final class ConnectionAdmission {
     void truth(HandshakeKind kind, int version) {
         truth = kind;
         truthVersion = version;
-        reportSpentCpu(); // the steps before the flight, timed while nobody knew what they were for
     }
 
     boolean takeCostRecording() {

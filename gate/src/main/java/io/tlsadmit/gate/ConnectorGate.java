@@ -391,14 +391,8 @@ public final class ConnectorGate {
      */
     public void handshakeEnded(ConnectionAdmission connection) {
         if (connection.takeCostRecording()) {
-            budget.handshakeCompleted(connection.truth(), connection.truthVersion(), connection.handshakeCpuNanos(),
-                    connection.reportedCpuNanos());
+            budget.handshakeCompleted(connection.truth(), connection.truthVersion(), connection.handshakeCpuNanos());
         }
-    }
-
-    /** CPU a handshake whose kind the server's flight showed has just spent (see {@link HandshakeBudget#handshakeCpuSpent}). */
-    void handshakeCpuSpent(HandshakeKind kind, long nanos) {
-        budget.handshakeCpuSpent(kind, nanos);
     }
 
     /** A connection waiting for its hello was closed by the slow-hello limits. */

@@ -4,12 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tlsadmit.admission.HandshakeBudget;
 import io.tlsadmit.admission.HandshakeKind;
 import io.tlsadmit.admission.StaticBudget;
 import io.tlsadmit.classifier.Verdict;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Which handshakes' CPU a connection times ({@link ConnectionAdmission#timesHandshakeCpu}). */
@@ -49,63 +46,6 @@ class HandshakeTimingTest {
             connection.addHandshakeCpu(400_000);
             assertEquals(3_400_000, connection.handshakeCpuNanos());
         }
-    }
-
-    @Test
-    void aFullHandshakesCpuIsReportedAsItIsSpentFromTheServersFlightOnAndItsTotalOnceAtTheEnd() {
-        List<String> told = new ArrayList<>();
-        HandshakeBudget budget = new HandshakeBudget() {
-            @Override
-            public boolean tryAcquireFull() {
-                return true;
-            }
-
-            @Override
-            public boolean tryAcquireFullOnCredit(long maxDebt) {
-                return true;
-            }
-
-            @Override
-            public double fullHandshakesPerSecond() {
-                return 1;
-            }
-
-            @Override
-            public double availableTokens() {
-                return 1;
-            }
-
-            @Override
-            public void handshakeCpuSpent(HandshakeKind kind, long cpuNanos) {
-                told.add("spent " + kind + " " + cpuNanos);
-            }
-
-            @Override
-            public void handshakeCompleted(HandshakeKind kind, int tlsVersion, long cpuNanos, long cpuNanosReported) {
-                told.add("completed " + kind + " " + cpuNanos + " of which reported " + cpuNanosReported);
-            }
-        };
-        ConnectorGate reporting = new ConnectorGate("test", budget, RefuseAction.CLOSE, RenegotiationPolicy.REFUSE, 1);
-        ConnectionAdmission connection = new ConnectionAdmission(reporting);
-        connection.reset(1, 1, 1);
-        connection.decided(Verdict.NEW, Decision.ADMITTED, true);
-        assertTrue(connection.timesHandshakeCpu());
-        connection.addHandshakeCpu(500_000); // reading the hello: nobody knows yet what it is for
-        assertEquals(List.of(), told);
-        reporting.serverFlight(connection, HandshakeKind.FULL, TLS12, 2);
-        connection.addHandshakeCpu(7_000_000); // the flight's signature (Tomcat adds a step's CPU after it)
-        connection.addHandshakeCpu(300_000); // the client's key exchange and Finished
-        reporting.handshakeEnded(connection);
-        reporting.handshakeEnded(connection); // once per connection
-        assertEquals(List.of("spent FULL 500000", "spent FULL 7000000", "spent FULL 300000",
-                "completed FULL 7800000 of which reported 7800000"), told);
-
-        connection.reset(3, 1, 1);
-        connection.decided(Verdict.NEW, Decision.ADMITTED, true);
-        assertTrue(connection.timesHandshakeCpu());
-        connection.addHandshakeCpu(1_000_000);
-        reporting.handshakeEnded(connection); // abandoned before the server's flight: no kind, nothing to count
-        assertEquals(4, told.size(), "a reused channel starts from nothing: " + told);
     }
 
     @Test

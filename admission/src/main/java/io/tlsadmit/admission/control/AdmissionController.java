@@ -112,9 +112,6 @@ public final class AdmissionController implements HandshakeBudget {
     private final LongAdder queueDelayCount = new LongAdder();
     /** Full handshakes reported with an unknown CPU time. */
     private final LongAdder untimedFull = new LongAdder();
-    /** Handshake CPU by the period it was reported in, as spent ({@link #handshakeCpuSpent}) or at the end. */
-    private final LongAdder fullCpuSpent = new LongAdder();
-    private final LongAdder resumedCpuSpent = new LongAdder();
     private volatile LongSupplier processCpuTime;
     private volatile LongSupplier transientCpuTime;
     private volatile LongSupplier runQueueWaitTime;
@@ -186,23 +183,10 @@ public final class AdmissionController implements HandshakeBudget {
 
     @Override
     public void handshakeCompleted(HandshakeKind kind, int tlsVersion, long cpuNanos) {
-        handshakeCompleted(kind, tlsVersion, cpuNanos, 0);
-    }
-
-    @Override
-    public void handshakeCompleted(HandshakeKind kind, int tlsVersion, long cpuNanos, long cpuNanosReported) {
         if (cpuNanos > 0) {
             cost.record(kind, CostedVersion.fromWire(tlsVersion), cpuNanos);
-            handshakeCpuSpent(kind, cpuNanos - cpuNanosReported);
         } else if (kind == HandshakeKind.FULL) {
             untimedFull.increment();
-        }
-    }
-
-    @Override
-    public void handshakeCpuSpent(HandshakeKind kind, long cpuNanos) {
-        if (cpuNanos > 0) {
-            (kind == HandshakeKind.FULL ? fullCpuSpent : resumedCpuSpent).add(cpuNanos);
         }
     }
 
@@ -597,7 +581,8 @@ public final class AdmissionController implements HandshakeBudget {
     }
 
     private Totals totals() {
-        return new Totals(fullCpuSpent.sum(), untimedFull.sum(), resumedCpuSpent.sum(),
+        return new Totals(cost.totalNanos(HandshakeKind.FULL), untimedFull.sum(),
+                cost.totalNanos(HandshakeKind.RESUMED),
                 reportedOtherCpu.sum(), read(processCpuTime), read(transientCpuTime),
                 // read only when used: at 200 threads a reading costs about 1.7 ms of CPU
                 runQueueTarget > 0 ? read(runQueueWaitTime) : -1,

@@ -156,32 +156,6 @@ class AdmissionControllerTest {
     }
 
     @Test
-    void handshakeCpuReportedAsItIsSpentCountsInThePeriodItWasSpentInNotAgainWhenTheClientFinishes() {
-        AdmissionController controller = controller(1);
-        AtomicLong processCpu = new AtomicLong(5_000_000_000L);
-        controller.setProcessCpuTime(processCpu::get);
-
-        // 50 new clients' flights signed in this period (8 ms each), beside 0.2 s of pages: 0.6 CPU in all
-        for (int i = 0; i < 50; i++) {
-            controller.handshakeCpuSpent(FULL, 8_000_000);
-        }
-        processCpu.addAndGet(600_000_000);
-        ControlDecision first = tickAfter(controller, 1000);
-        assertEquals(0.6, first.usedCpus(), 1e-9);
-        assertEquals(0.2, first.otherCpus(), 1e-9, "the flights are the new clients', not the admitted sessions' load");
-
-        // their Finished messages arrive in the next period, with 0.1 ms more each; 0.3 s of pages meanwhile
-        for (int i = 0; i < 50; i++) {
-            controller.handshakeCompleted(FULL, TLS13, 8_100_000, 8_000_000);
-        }
-        processCpu.addAndGet(300_000_000 + 50 * 100_000);
-        ControlDecision second = tickAfter(controller, 1000);
-        assertEquals(8.1, second.fullHandshakeCostNanos() / 1e6, 0.01, "the cost learned from each whole handshake");
-        assertEquals(0.25, second.otherCpus(), 1e-9,
-                "over the window (0.2, then 0.305 − 0.005): the totals at the end are not counted a second time");
-    }
-
-    @Test
     void withARunQueueTargetOfThreeMoreThreadsWaitingForTheCpuCutLikeAQueueOfConnections() {
         AdmissionController controller = controller(1);
         AtomicLong processCpu = new AtomicLong();
