@@ -7,7 +7,7 @@ from analyse import trace, noise
 RUNS = [('r1-old', 'before, round 1'), ('r1-wip', 'CPU as spent, round 1'), ('r2-old', 'before, round 2'),
         ('r2-wip', 'CPU as spent, round 2'), ('r1-gain', 'busy gain ¼, round 1'), ('r3-old', 'before, round 3'),
         ('r2-gain', 'busy gain ¼, round 2')]
-print('| run | 2× (110/s): sessions/s, page p99 | 4× (220/s): sessions/s, page p99 | busy σ / rate σ per period, '
+print('| run | 110/s (2× the given knee): sessions/s, page p99 | 220/s (4×): sessions/s, page p99 | busy σ / rate σ per period, '
       'periods > 10 % off the median rate (sweep; flash crowd) | flash crowd: sessions, gate held 90 % | '
       'CPU change 1 → 2 / 2 → 1: within 10 % from (s), share within 10 % after 1 s |')
 print('|---|---|---|---|---|---|')
