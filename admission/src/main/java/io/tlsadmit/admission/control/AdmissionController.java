@@ -113,6 +113,8 @@ public final class AdmissionController implements HandshakeBudget {
     /** Full handshakes reported with an unknown CPU time. */
     private final LongAdder untimedFull = new LongAdder();
     private volatile LongSupplier processCpuTime;
+    /** {@link #processCpuTime} as the CPU allocation reads it: -1 when there is none or it failed. */
+    private final LongSupplier processCpuReading = () -> read(processCpuTime);
     private volatile LongSupplier transientCpuTime;
     private volatile LongSupplier runQueueWaitTime;
 
@@ -292,8 +294,9 @@ public final class AdmissionController implements HandshakeBudget {
         long transientCpu = delta.transientCpu >= 0 ? Math.min(delta.transientCpu, otherCpu) : 0;
         window.add(elapsed, fullCpu, delta.resumedCpu, otherCpu, delta.fullArrivals, delta.resumedArrivals);
 
-        // the process's CPU just read, so that the allocation need not read /proc/self/stat for it again
-        CpuAllocation.Reading cpus = allocation.refresh(now.processCpu);
+        // the process's clock, so that the allocation need not read /proc/self/stat for it; read again there, next
+        // to the CPUs' counters, not the reading above: the loop's own work since then would count as a neighbour's
+        CpuAllocation.Reading cpus = allocation.refresh(processCpuReading);
         double resumedCost = cost.count(HandshakeKind.RESUMED) > 0 ? cost.ewmaNanos(HandshakeKind.RESUMED) : fullCost;
         double busy = (delta.resumedCpu + otherCpu - transientCpu) / (double) elapsed;
         double used = busy + fullCpu / (double) elapsed;

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * How many CPUs this JVM may use <em>now</em>, as a real number.
@@ -81,20 +82,29 @@ public final class CpuAllocation {
 
     /** Reads every source again and returns the result, which {@link #cpus()} then reports. */
     public Reading refresh() {
-        return refresh(-1);
+        return refresh(null);
     }
 
     /**
-     * As {@link #refresh()}, given this process's CPU time as the caller just read it for its own use (the
-     * control loop reads it every period): {@link CpuCapacity#MEASURED} then need not read {@code /proc/self/stat}
-     * for the same number. Why it matters: each file read once a period costs tens of microseconds of CPU (see
-     * {@link ProcFile}), and the control loop's CPU is what the adaptive budget costs a server beyond the static one.
+     * As {@link #refresh()}, with this process's CPU clock as the caller reads it for its own use (the control loop
+     * does every period): {@link CpuCapacity#MEASURED} then need not read {@code /proc/self/stat} for the same
+     * number. Why it matters: each file read once a period costs tens of microseconds of CPU (see {@link ProcFile}),
+     * and the control loop's CPU is what the adaptive budget costs a server beyond the static one.
+     *
+     * <p>A clock, not a value the caller read earlier: the others' use is the CPUs' busy time less this process's,
+     * and the two must cover the same interval. Read at the start of the control loop's period, the process's time
+     * left out whatever its workers ran while the loop read its other files (the compiler threads', the cgroup's;
+     * under overload the loop shares the CPU with every runnable worker). That work of its own read as a neighbour's
+     * whenever it grew from one period to the next, and the window's largest held it for three periods. On the real
+     * server (RUBiS at 2–4× the knee on one CPU, 2026-11-28, docs/benchmarks.md section 4) the periods planned below
+     * 0.75 of the CPU went from 0.7–2.3 % (the lowest 0.48–0.59 CPU, four runs) to 0–1.1 % (0.61–0.79, three runs);
+     * planned for 0.48 CPU, the budget had admitted 1 new client/s for three periods.
      *
      * @param processCpuNanos this process's user + system CPU time, e.g. {@code getProcessCpuTime()} (which on
-     *                        Linux is the same {@code utime + stime} in USER_HZ ticks); {@code < 0}: unknown, read
-     *                        {@code /proc/self/stat}
+     *                        Linux is the same {@code utime + stime} in USER_HZ ticks), read right after the CPUs'
+     *                        counters; {@code null}, or a value {@code < 0}: unknown, read {@code /proc/self/stat}
      */
-    public Reading refresh(long processCpuNanos) {
+    public Reading refresh(LongSupplier processCpuNanos) {
         CgroupCpuQuota.Limits limits = quotaNow();
         List<Integer> mask = maskNow();
         int affinityCpus = mask != null ? mask.size() : affinityNow();
@@ -149,7 +159,7 @@ public final class CpuAllocation {
         }
     }
 
-    private NeighbourCpus.Usable neighboursNow(long processCpuNanos, List<Integer> mask) {
+    private NeighbourCpus.Usable neighboursNow(LongSupplier processCpuNanos, List<Integer> mask) {
         try {
             Reading planned = last;
             return neighbours.measure(headroomShare * (planned == null ? 0 : planned.cpus()), processCpuNanos, mask);
@@ -282,7 +292,7 @@ public final class CpuAllocation {
             return Optional.empty();
         }
         try {
-            neighbours.measure(0, -1, maskNow());
+            neighbours.measure(0, null, maskNow());
             return Optional.empty();
         } catch (IOException | RuntimeException e) {
             return Optional.of(CpuCapacity.ATTRIBUTE + "=\"" + CpuCapacity.MEASURED.attributeValue()

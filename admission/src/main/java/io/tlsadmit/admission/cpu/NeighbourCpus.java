@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 
 /**
  * The CPUs of this JVM's affinity mask less what other processes used of them, measured between two calls of
@@ -19,8 +20,9 @@ import java.util.Objects;
  * <p>All three inputs are in the kernel's USER_HZ ticks, so no clock is needed: the mask's CPUs'
  * busy ticks in {@code /proc/stat} (steal counted: the hypervisor gave that time to someone else), this process's
  * {@code utime + stime}, and the mask's elapsed ticks, idle included, as the time base. The process's time is the
- * control loop's own reading when it passes one ({@code getProcessCpuTime()}, which HotSpot on Linux takes from
- * {@code times()}: the same {@code utime + stime} in ticks), otherwise {@code /proc/self/stat}. The mask is the
+ * control loop's own clock when it passes one ({@code getProcessCpuTime()}, which HotSpot on Linux takes from
+ * {@code times()}: the same {@code utime + stime} in ticks), otherwise {@code /proc/self/stat}, read right after
+ * {@code /proc/stat} in either case. The mask is the
  * allocation's when it has one ({@link AffinityMask}, {@code sched_getaffinity}), otherwise {@code Cpus_allowed_list}
  * of {@code /proc/self/status}.
  * The files are kept open between calls ({@link ProcFile}): opening them was most of what reading them cost.
@@ -85,14 +87,14 @@ final class NeighbourCpus {
      *
      * @param headroomCpus the CPUs the budget leaves idle on purpose ({@code (1 - targetUtilization)} of what it
      *                     plans for): a neighbour that takes them is lent them, not counted as taking them
-     * @param processCpuNanos this process's CPU time as the caller read it just now; {@code < 0}: read
-     *                     {@code /proc/self/stat}
+     * @param processCpuNanos this process's CPU clock, read right after {@code /proc/stat} so that both cover the
+     *                     same interval; {@code null}, or a value {@code < 0}: read {@code /proc/self/stat}
      * @param maskCpus     the affinity mask as the caller read it just now; {@code null}: read {@code /proc/self/status}
      *
      * @throws IOException when {@code /proc} cannot be read (not Linux, a restricted container)
      * @throws RuntimeException when it reads as something unexpected
      */
-    synchronized Usable measure(double headroomCpus, long processCpuNanos, List<Integer> maskCpus)
+    synchronized Usable measure(double headroomCpus, LongSupplier processCpuNanos, List<Integer> maskCpus)
             throws IOException {
         List<Integer> maskNow;
         if (maskCpus != null) {
@@ -108,14 +110,18 @@ final class NeighbourCpus {
             others.clear();
         }
         int cpus = mask.size();
-        CpuTicks now = CpuTicks.parse(cpuStat.read(), mask);
+        String stat = cpuStat.read();
+        // Next to the CPUs' counters, before parsing them: any time between the two readings, this process's
+        // workers running, would read as a neighbour's.
+        long nanos = processCpuNanos == null ? -1 : processCpuNanos.getAsLong();
         long own;
-        if (processCpuNanos >= 0) {
-            own = processCpuNanos / TaskStat.NANOS_PER_TICK;
-            ownStat.close(); // likewise: the start-up refresh reads it, the control loop passes its own reading
+        if (nanos >= 0) {
+            own = nanos / TaskStat.NANOS_PER_TICK;
+            ownStat.close(); // likewise: the start-up refresh reads it, the control loop passes its own clock
         } else {
             own = ownTicks();
         }
+        CpuTicks now = CpuTicks.parse(stat, mask);
         if (mark == null || now.total() < mark.total() || now.busy() < mark.busy() || own < ownMark) {
             // The first reading, or counters that went backwards (a CPU taken offline loses its line, and with it
             // its counts): start a new interval rather than measure across the jump.

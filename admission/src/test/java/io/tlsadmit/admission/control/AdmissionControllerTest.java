@@ -12,6 +12,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tlsadmit.admission.SimulatedClock;
 import io.tlsadmit.admission.cost.HandshakeCost;
 import io.tlsadmit.admission.cpu.CpuAllocation;
+import io.tlsadmit.admission.cpu.CpuCapacity;
+import io.tlsadmit.admission.cpu.TaskStat;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -371,6 +376,58 @@ class AdmissionControllerTest {
     private static void assertRejected(String attribute, Executable setter) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, setter::execute);
         assertTrue(e.getMessage().startsWith(attribute + " "), e.getMessage());
+    }
+
+    /**
+     * {@code cpuCapacity="measured"} under overload: the JVM alone keeps its one CPU busy, and the control loop's
+     * readings take time in which its workers run. Each period the loop reads the process's CPU, then its other
+     * clocks (here the compiler threads', which "take" 0 or 250 ms), then the CPUs' counters. Taken from the period's
+     * first reading, the process's CPU missed the workers' time in between whenever that time grew, and the JVM's own
+     * work read as a neighbour's: half the CPU in the period after a 250 ms wait, held for three periods. Read next to
+     * the CPUs' counters, it covers the same interval and nobody else is there.
+     */
+    @Test
+    void theJvmsOwnWorkWhileTheLoopReadsItsClocksIsNotMistakenForANeighbours() throws IOException {
+        long[] busyTicks = {0};
+        long[] ownTicks = {0};
+        long[] waitTicks = {0};
+        Runnable workersRun = () -> {
+            busyTicks[0] += waitTicks[0];
+            ownTicks[0] += waitTicks[0];
+            waitTicks[0] = 0;
+            writeProc(busyTicks[0], ownTicks[0]);
+        };
+        writeProc(0, 0);
+        CpuAllocation allocation = new CpuAllocation(noCgroups, () -> 1);
+        AdmissionController controller = new AdmissionController(allocation, new HandshakeCost(), clock);
+        controller.setCpuCapacity(CpuCapacity.MEASURED);
+        controller.setProcessCpuTime(() -> ownTicks[0] * TaskStat.NANOS_PER_TICK);
+        controller.setTransientCpuTime(() -> {
+            workersRun.run();
+            return 0;
+        });
+        for (int period = 0; period < 12; period++) {
+            busyTicks[0] += 25; // 250 ms of the one CPU, all of it this JVM's
+            ownTicks[0] += 25;
+            writeProc(busyTicks[0], ownTicks[0]);
+            waitTicks[0] = period % 3 == 1 ? 25 : 0;
+            ControlDecision decision = tickAfter(controller, 250);
+            assertEquals(1.0, decision.cpusAllocated(), 1e-9, "period " + period + ": " + decision.cpuSource());
+        }
+    }
+
+    /** A one-CPU mask ({@code 0}) whose CPU was busy {@code busy} ticks in all, {@code own} of them this process's. */
+    private void writeProc(long busy, long own) {
+        try {
+            Files.createDirectories(noCgroups.resolve("proc/self"));
+            Files.writeString(noCgroups.resolve("proc/self/status"), "Name:\tjava\nCpus_allowed_list:\t0\n");
+            Files.writeString(noCgroups.resolve("proc/stat"),
+                    "cpu  " + busy + " 0 0 0 0 0 0 0 0 0\ncpu0 " + busy + " 0 0 0 0 0 0 0 0 0\nintr 1 0\n");
+            Files.writeString(noCgroups.resolve("proc/self/stat"), "4242 (java) S 1 4242 4242 0 -1 4194560 100 0 0 0 "
+                    + own + " 0 0 0 20 0 42 0 100 0 0\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @FunctionalInterface

@@ -245,7 +245,7 @@ class NeighbourCpusTest {
         writeCounters();
         write("proc/self/stat", "garbage");
         long processCpuNanos = own * TaskStat.NANOS_PER_TICK;
-        CpuAllocation.Reading reading = allocation.refresh(processCpuNanos + TaskStat.NANOS_PER_TICK / 2);
+        CpuAllocation.Reading reading = allocation.refresh(() -> processCpuNanos + TaskStat.NANOS_PER_TICK / 2);
         assertEquals(0.6, reading.neighbourCpus(), 1e-9, "the reading given, in whole ticks");
         assertEquals(1.4, reading.cpus(), 1e-9);
         assertEquals(Source.NEIGHBOURS, reading.source());
@@ -290,7 +290,7 @@ class NeighbourCpusTest {
         assertTrue(OpenFiles.under(root).keySet().containsAll(List.of("proc/self/stat", "proc/self/status")));
         allocation.setAffinityMask(() -> new int[] {0, 1});
         own += 140;
-        allocation.refresh(own * TaskStat.NANOS_PER_TICK);
+        allocation.refresh(() -> own * TaskStat.NANOS_PER_TICK);
         assertEquals(java.util.Set.of("proc/stat"), OpenFiles.under(root).keySet());
     }
 
