@@ -5,4 +5,5 @@ for rv in old:1 main:1 main:2 old:2; do
   v=${rv%%:*}; r=${rv##*:}
   (cd /work/$v && bin/experiment $COMMON --out /tmp/ab2/r$r-$v > /tmp/ab2/r$r-$v.log 2>&1)
 done
-# run 3: taskset -c 1 python3 cpu0-sampler.py 320 > cpu0-sampler.txt & (cd /work/main && bin/experiment $COMMON --out /tmp/ab3/r3-main)
+# then new3: taskset -c 1 python3 cpu0-sampler.py 320 > cpu0-sampler.txt & (cd /work/main && bin/experiment $COMMON --out /tmp/ab3/r3-main)
+# then new4, old3, old4, new5 the same way, from worktrees of b784965 and a72e03f (16:14-16:35 UTC)

@@ -97,7 +97,7 @@ public final class CpuAllocation {
      * under overload the loop shares the CPU with every runnable worker). That work of its own read as a neighbour's
      * whenever it grew from one period to the next, and the window's largest held it for three periods. On the real
      * server (RUBiS at 2–4× the knee on one CPU, 2026-11-28, docs/benchmarks.md section 4) the periods planned below
-     * 0.75 of the CPU went from 0.7–2.3 % (the lowest 0.48–0.59 CPU, four runs) to 0–1.1 % (0.61–0.79, three runs);
+     * 0.75 of the CPU went from 0.7–2.3 % (the lowest 0.22–0.59 CPU, six runs) to 0–1.1 % (0.61–0.79, five runs);
      * planned for 0.48 CPU, the budget had admitted 1 new client/s for three periods.
      *
      * @param processCpuNanos this process's user + system CPU time, e.g. {@code getProcessCpuTime()} (which on

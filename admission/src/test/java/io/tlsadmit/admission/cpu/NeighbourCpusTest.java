@@ -236,7 +236,7 @@ class NeighbourCpusTest {
     }
 
     @Test
-    void theProcessCpuTheControlLoopReadIsUsedInsteadOfProcSelfStat() throws IOException {
+    void theProcessCpuClockTheControlLoopPassesIsReadInsteadOfProcSelfStat() throws IOException {
         // the counters say the JVM used 1.4 CPUs, of which /proc/self/stat is told nothing: it reads as garbage
         for (int cpu = 0; cpu < 2; cpu++) {
             busy[cpu] += TICKS;
@@ -246,7 +246,7 @@ class NeighbourCpusTest {
         write("proc/self/stat", "garbage");
         long processCpuNanos = own * TaskStat.NANOS_PER_TICK;
         CpuAllocation.Reading reading = allocation.refresh(() -> processCpuNanos + TaskStat.NANOS_PER_TICK / 2);
-        assertEquals(0.6, reading.neighbourCpus(), 1e-9, "the reading given, in whole ticks");
+        assertEquals(0.6, reading.neighbourCpus(), 1e-9, "the clock given, in whole ticks");
         assertEquals(1.4, reading.cpus(), 1e-9);
         assertEquals(Source.NEIGHBOURS, reading.source());
     }
