@@ -13,16 +13,18 @@ import io.tlsadmit.gate.source.SourcePrefix;
 public final class ConnectionAdmission {
 
     /**
-     * One resumption offer in this many has its handshake CPU timed; every other handshake is timed.
+     * A connector times the CPU of its first resumption offer, then of the first accepted at least this long after
+     * the last one timed: at most ten a second. Every other handshake is timed.
      *
      * <p>Why not all: the thread CPU clock has no vDSO path, so timing a handshake is two system calls per step,
-     * eight for a TLS 1.2 resumption, where the whole connection makes about fifty; that was most of what the gate
-     * costs over stock Tomcat per resumed connection with the adaptive budget (docs/benchmarks.md section 7). The
-     * budget needs the cost of a <em>full</em> handshake, its divisor, and every new client's is timed; of
-     * resumptions it needs only the average, for {@code cpusRequested} and the metrics, and resumptions are the
-     * many. Their CPU is in the process clock either way, so the control law's busy CPUs do not change.
+     * eight for a TLS 1.2 resumption, where the whole connection makes about fifty; every resumption timed was most
+     * of what the gate cost over stock Tomcat per resumed connection with the adaptive budget, and one in eight still
+     * a share of each (docs/benchmarks.md section 7). The budget needs the cost of a <em>full</em> handshake, its
+     * divisor, and every new client's is timed; of resumptions it needs only the average, for {@code cpusRequested}
+     * and the metrics, which ten a second give at any rate, and resumptions are the many. Their CPU is in the
+     * process clock either way, so the control law's busy CPUs do not change.
      */
-    public static final int RESUMPTION_TIMING_SAMPLE = 8;
+    public static final long RESUMPTION_TIMING_INTERVAL_NANOS = 100_000_000L;
 
     private enum Timing { UNDECIDED, TIMED, UNTIMED }
 
@@ -135,25 +137,26 @@ public final class ConnectionAdmission {
     /**
      * Whether the next handshake step's CPU is to be timed. A connection whose hello offers a resumption (a TLS 1.3
      * PSK, a TLS 1.2 ticket, a session id the server's cache holds: {@link #sessionIdVerified}) draws its sample as
-     * soon as that is known: the connector's first such offer and every {@link #RESUMPTION_TIMING_SAMPLE}th after it
-     * is timed whatever the server then makes of it, the others not at all. Any other connection is timed until the
-     * server's first flight shows what its handshake is, then for the rest of it if it is full (a hello that offered
-     * nothing and was resumed anyway is sampled then). An untimed one forgets what its first steps took, so that no
+     * soon as that is known: the connector's first such offer, then the first accepted {@link
+     * #RESUMPTION_TIMING_INTERVAL_NANOS} or more after the last one timed, is timed whatever the server then makes of
+     * it, the others not at all. Any other connection is timed until the server's first flight shows what its
+     * handshake is, then for the rest of it if it is full (a hello that offered nothing and was resumed anyway is
+     * sampled then). An untimed one forgets what its first steps took, so that no
      * part of a handshake is recorded as its cost.
      *
      * <p>Why at the hello: the thread CPU clock has no vDSO path, and waiting for the truth cost two readings
      * around the first step of every resumption; on TLS 1.3, where that step is the PSK's key exchange, that was
      * most of what the adaptive budget cost per resumed connection beyond the static one (4.9 µs of about 820,
      * docs/benchmarks.md section 7). The price: an offer the server cannot resume (a ticket from before a restart, a
-     * forged one, a session evicted from the cache) is a full handshake that seven times in eight goes untimed. It
-     * still took a token, and the budget is told it was full with an unknown cost (0), which an adaptive budget
+     * forged one, a session evicted from the cache) is a full handshake that, unless drawn, goes untimed. It still
+     * took a token, and the budget is told it was full with an unknown cost (0), which an adaptive budget
      * counts at the full handshakes' measured cost rather than as load of the sessions already admitted.
      */
     public boolean timesHandshakeCpu() {
         if (timing == Timing.UNDECIDED) {
             boolean offered = sessionIdVerified || verdict != null && verdict.isResumption();
             if (offered || truth != null) {
-                boolean sampled = !offered && truth == HandshakeKind.FULL || gate.timesResumption();
+                boolean sampled = !offered && truth == HandshakeKind.FULL || gate.timesResumption(acceptNanos);
                 timing = sampled ? Timing.TIMED : Timing.UNTIMED;
                 if (!sampled) {
                     handshakeCpuNanos = 0; // what an adapter timed before the decision: not a part to count

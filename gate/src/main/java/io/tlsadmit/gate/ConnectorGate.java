@@ -11,7 +11,6 @@ import io.tlsadmit.gate.source.PendingHellos;
 import io.tlsadmit.gate.source.SessionGrace;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The admission policy of one TLS connector, free of Tomcat types: the early decision on the
@@ -51,7 +50,8 @@ public final class ConnectorGate {
     private final RenegotiationPolicy clientRenegotiation;
     private volatile GateMode mode = GateMode.ENFORCE;
     private final GateCounters counters = new GateCounters();
-    private final AtomicLong resumptions = new AtomicLong();
+    private final ResumptionTimingSample resumptionTiming =
+            new ResumptionTimingSample(ConnectionAdmission.RESUMPTION_TIMING_INTERVAL_NANOS);
     private final FalseResumptions falseResumptions =
             new FalseResumptions(DISTRUST_SOURCES, DISTRUST_THRESHOLD, DISTRUST_HALF_LIFE_NANOS);
     private volatile ClientHelloClassifier classifier = new ClientHelloClassifier(ServerPolicy.DEFAULT);
@@ -377,12 +377,13 @@ public final class ConnectorGate {
     }
 
     /**
-     * Whether this resumption offer (or resumption the hello did not offer) is to be timed: the first and every
-     * {@link ConnectionAdmission#RESUMPTION_TIMING_SAMPLE}th after it. A counter rather than chance, so that what is
-     * timed is the same share on every connector and from its first resumption on.
+     * Whether this resumption offer (or resumption the hello did not offer), of a connection accepted at
+     * {@code acceptNanos}, is to be timed: the connector's first, then the first accepted at least {@link
+     * ConnectionAdmission#RESUMPTION_TIMING_INTERVAL_NANOS} after the last one timed. By the accept time the
+     * connection already has, so drawing costs no clock reading.
      */
-    boolean timesResumption() {
-        return resumptions.getAndIncrement() % ConnectionAdmission.RESUMPTION_TIMING_SAMPLE == 0;
+    boolean timesResumption(long acceptNanos) {
+        return resumptionTiming.draw(acceptNanos);
     }
 
     /**

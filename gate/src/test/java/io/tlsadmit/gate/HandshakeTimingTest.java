@@ -28,10 +28,12 @@ class HandshakeTimingTest {
         return connection;
     }
 
-    /** A connection whose hello offered a resumption ({@code offered}), as the gate decides it. */
-    private ConnectionAdmission offering(Verdict offered) {
+    private static final long MS = 1_000_000;
+
+    /** A connection accepted at {@code acceptNanos} whose hello offered a resumption ({@code offered}), as decided. */
+    private ConnectionAdmission offering(Verdict offered, long acceptNanos) {
         ConnectionAdmission connection = new ConnectionAdmission(gate);
-        connection.reset(1, 1, 1);
+        connection.reset(acceptNanos, 1, 1);
         assertTrue(connection.timesHandshakeCpu(), "before the hello is classified");
         connection.decided(offered, Decision.ADMITTED, false);
         return connection;
@@ -49,12 +51,14 @@ class HandshakeTimingTest {
     }
 
     @Test
-    void theFirstAndEveryEighthResumptionOfferIsSampledAtTheHelloWhateverTheServerMakesOfIt() {
+    void theFirstResumptionOfferAndThenOneAnIntervalLaterAreSampledAtTheHelloWhateverTheServerMakesOfIt() {
         Verdict[] offers = {Verdict.RESUME_PSK, Verdict.RESUME_TICKET, Verdict.RESUME_SESSION_ID};
+        // one offer every 25 ms: the interval is 100 ms, so offers 0, 4, 8, ... are timed
+        long gap = ConnectionAdmission.RESUMPTION_TIMING_INTERVAL_NANOS / 4;
         for (int i = 0; i < 64; i++) {
-            ConnectionAdmission connection = offering(offers[i % offers.length]);
+            ConnectionAdmission connection = offering(offers[i % offers.length], 5 * MS + i * gap);
             boolean timed = connection.timesHandshakeCpu();
-            assertEquals(i % ConnectionAdmission.RESUMPTION_TIMING_SAMPLE == 0, timed,
+            assertEquals(i % 4 == 0, timed,
                     "offer " + i + ": decided before its first step, so an unsampled one reads no clock at all");
             connection.addHandshakeCpu(timed ? 3_000_000 : 0);
             // every third offer is one the server cannot resume (a ticket from before a restart): a full handshake
@@ -82,17 +86,20 @@ class HandshakeTimingTest {
         assertEquals(3_000_000, first.handshakeCpuNanos());
         ConnectionAdmission second = newClientAfterFirstStep();
         second.truth(HandshakeKind.RESUMED, TLS12);
-        assertFalse(second.timesHandshakeCpu(), "its second");
+        assertFalse(second.timesHandshakeCpu(), "its second, accepted at the same moment");
         assertEquals(0, second.handshakeCpuNanos(), "unknown (0), not the first step alone");
     }
 
     @Test
     void aReusedChannelDecidesAgainForItsNextConnection() {
-        ConnectionAdmission connection = offering(Verdict.RESUME_TICKET);
+        ConnectionAdmission connection = offering(Verdict.RESUME_TICKET, 1);
         assertTrue(connection.timesHandshakeCpu(), "the connector's first resumption offer");
         connection.reset(2, 1, 1);
         connection.decided(Verdict.RESUME_TICKET, Decision.ADMITTED, false);
-        assertFalse(connection.timesHandshakeCpu(), "its second");
+        assertFalse(connection.timesHandshakeCpu(), "its second, within the interval");
+        connection.reset(2 + ConnectionAdmission.RESUMPTION_TIMING_INTERVAL_NANOS, 1, 1);
+        connection.decided(Verdict.RESUME_TICKET, Decision.ADMITTED, false);
+        assertTrue(connection.timesHandshakeCpu(), "its third, an interval after the first");
         connection.reset(3, 1, 1);
         assertTrue(connection.timesHandshakeCpu(), "a new connection: undecided again");
         connection.truth(HandshakeKind.FULL, TLS12);
@@ -101,13 +108,14 @@ class HandshakeTimingTest {
 
     @Test
     void aSessionIdTheCacheHoldsIsSampledAtTheHelloAndAnUnsampledOneIsNeverTimed() {
+        long gap = ConnectionAdmission.RESUMPTION_TIMING_INTERVAL_NANOS / 8;
         for (int i = 0; i < 64; i++) {
             ConnectionAdmission connection = new ConnectionAdmission(gate);
-            connection.reset(1, 1, 1);
+            connection.reset(i * gap, 1, 1);
             connection.sessionIdVerified();
             connection.decided(Verdict.RESUME_SESSION_ID, Decision.ADMITTED, false);
             boolean timed = connection.timesHandshakeCpu();
-            assertEquals(i % ConnectionAdmission.RESUMPTION_TIMING_SAMPLE == 0, timed,
+            assertEquals(i % 8 == 0, timed,
                     "resumption " + i + ": sampled before the first step, which is then timed or not");
             connection.truth(HandshakeKind.RESUMED, TLS12);
             assertEquals(timed, connection.timesHandshakeCpu(), "the server's flight does not decide again");

@@ -253,7 +253,8 @@ final class AdmissionHandler extends ChannelDuplexHandler {
 
     /**
      * The engine's work below this handler, timed on this thread until the handshake is over (of resumption offers,
-     * one in {@link ConnectionAdmission#RESUMPTION_TIMING_SAMPLE}; {@link ConnectionAdmission#timesHandshakeCpu}).
+     * at most one per {@link ConnectionAdmission#RESUMPTION_TIMING_INTERVAL_NANOS}; {@link
+     * ConnectionAdmission#timesHandshakeCpu}).
      */
     private void fire(ChannelHandlerContext ctx, Object msg) {
         if (handshakeOver || !connection.timesHandshakeCpu()) {

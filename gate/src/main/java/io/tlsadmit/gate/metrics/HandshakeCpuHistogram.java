@@ -28,8 +28,8 @@ final class HandshakeCpuHistogram implements Collector {
 
     static final String NAME = "tlsadmit_handshake_cpu_seconds";
     static final String HELP = "Server CPU time of timed handshakes (thread CPU over every step; every new client's"
-            + " full handshake, one resumption offer in " + ConnectionAdmission.RESUMPTION_TIMING_SAMPLE
-            + "), by truth and version";
+            + " full handshake; resumption offers at most one per "
+            + ConnectionAdmission.RESUMPTION_TIMING_INTERVAL_NANOS / 1_000_000 + " ms), by truth and version";
 
     // System.Logger: server-neutral, and Tomcat routes it to JULI like any java.util.logging output
     private static final System.Logger log = System.getLogger(HandshakeCpuHistogram.class.getName());
