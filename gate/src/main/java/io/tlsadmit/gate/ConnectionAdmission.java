@@ -141,16 +141,16 @@ public final class ConnectionAdmission {
      * #RESUMPTION_TIMING_INTERVAL_NANOS} or more after the last one timed, is timed whatever the server then makes of
      * it, the others not at all. Any other connection is timed until the server's first flight shows what its
      * handshake is, then for the rest of it if it is full (a hello that offered nothing and was resumed anyway is
-     * sampled then). An untimed one forgets what its first steps took, so that no
-     * part of a handshake is recorded as its cost.
+     * sampled then). An untimed one forgets what its first steps took, so that no part of a handshake is recorded as
+     * its cost.
      *
      * <p>Why at the hello: the thread CPU clock has no vDSO path, and waiting for the truth cost two readings
      * around the first step of every resumption; on TLS 1.3, where that step is the PSK's key exchange, that was
      * most of what the adaptive budget cost per resumed connection beyond the static one (4.9 µs of about 820,
      * docs/benchmarks.md section 7). The price: an offer the server cannot resume (a ticket from before a restart, a
      * forged one, a session evicted from the cache) is a full handshake that, unless drawn, goes untimed. It still
-     * took a token, and the budget is told it was full with an unknown cost (0), which an adaptive budget
-     * counts at the full handshakes' measured cost rather than as load of the sessions already admitted.
+     * took a token, and the budget is told it was full with an unknown cost (0), which an adaptive budget counts at
+     * the full handshakes' measured cost rather than as load of the sessions already admitted.
      */
     public boolean timesHandshakeCpu() {
         if (timing == Timing.UNDECIDED) {

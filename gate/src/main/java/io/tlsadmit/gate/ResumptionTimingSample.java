@@ -7,8 +7,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * interval after the last one drawn. Lock-free; one per connector.
  *
  * <p>Why by time and not one in {@code n}: a timed handshake costs two readings of the thread CPU clock per step,
- * system calls with no vDSO path (1.5–1.8 µs each on the AMD guest of docs/benchmarks.md section 7, eight for a TLS
- * 1.2 resumption), so one in eight cost the adaptive budget a share of every resumed connection however many there
+ * system calls with no vDSO path (1.47 µs of CPU each on the AMD guest of docs/benchmarks.md section 7, eight for a
+ * TLS 1.2 resumption), so one in eight cost the adaptive budget a share of every resumed connection however many there
  * were. What the budget needs of resumptions is their mean cost, for {@code cpusRequested} and the metrics; a few
  * samples a second give it at any rate. Bounded in time, the readings cost a fixed CPU per second, which at the rates
  * where the gate's cost per connection matters is a smaller share of each connection the faster they come.
