@@ -222,3 +222,11 @@ JNIEXPORT jintArray JNICALL Java_io_tlsadmit_peek_NativePeek_allowedCpuList0(JNI
     if (list != NULL) (*env)->SetIntArrayRegion(env, list, 0, count, cpus);
     return list;
 }
+
+JNIEXPORT jlong JNICALL Java_io_tlsadmit_peek_NativePeek_threadCpuNanos0(JNIEnv *env, jclass cls, jint tid)
+{
+    (void)env;
+    (void)cls;
+    int64_t nanos = tlsadmit_thread_cpu_nanos((int)tid);
+    return nanos < 0 ? -1 : (jlong)nanos;
+}

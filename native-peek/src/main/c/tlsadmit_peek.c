@@ -179,3 +179,18 @@ int tlsadmit_allowed_cpu_list(int *cpus, int capacity)
     }
     return count;
 }
+
+/* Linux's clock id for one thread's CPU time (include/linux/posix-timers.h: the task id inverted and shifted, the
+ * per-thread bit, the scheduler's clock), as glibc's pthread_getcpuclockid builds it. That function takes a pthread_t,
+ * which the JVM's compiler threads are not known by here: only their task ids, from /proc/self/task. The kernel
+ * answers only for a thread of the caller's own process, and EINVAL for any other id. */
+#define THREAD_CPU_CLOCK_SCHED 6u
+
+int64_t tlsadmit_thread_cpu_nanos(int tid)
+{
+    if (tid <= 0) return -EINVAL;
+    clockid_t clock = (clockid_t)((~(unsigned int)tid << 3) | THREAD_CPU_CLOCK_SCHED);
+    struct timespec ts;
+    if (clock_gettime(clock, &ts) != 0) return -errno;
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}

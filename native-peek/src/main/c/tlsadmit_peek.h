@@ -49,6 +49,11 @@ int tlsadmit_allowed_cpus(void);
  * written), or a negative errno. */
 int tlsadmit_allowed_cpu_list(int *cpus, int capacity);
 
+/* The CPU time thread `tid` of this process has run, in nanoseconds: the scheduler's run time, the first field of
+ * /proc/self/task/<tid>/schedstat, up to this moment. A negative errno when `tid` is no thread of this process
+ * (one that has exited, or another process's). */
+int64_t tlsadmit_thread_cpu_nanos(int tid);
+
 #ifdef __cplusplus
 }
 #endif

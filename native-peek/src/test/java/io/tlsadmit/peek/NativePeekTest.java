@@ -97,6 +97,55 @@ class NativePeekTest {
     }
 
     @Test
+    void threadCpuNanosIsTheSchedulersRunTimeOfTheThreadNamed() throws Exception {
+        java.nio.file.Path self = java.nio.file.Path.of("/proc/thread-self");
+        // "<pid>/task/<tid>": this thread's task id, which Java 17 does not otherwise give
+        int tid = Integer.parseInt(java.nio.file.Files.readSymbolicLink(self).getFileName().toString());
+        long spin = 0;
+        for (int round = 0; round < 5; round++) {
+            for (long end = System.nanoTime() + 2_000_000; System.nanoTime() < end; ) {
+                spin += spin * 31 + 7;
+            }
+            long before = runNanos(self);
+            long native_ = NativePeek.threadCpuNanos(tid);
+            long after = runNanos(self);
+            assertTrue(before > 0 && before <= native_ && native_ <= after,
+                    "schedstat " + before + " ≤ clock " + native_ + " ≤ schedstat " + after + " (" + spin + ")");
+        }
+    }
+
+    @Test
+    void threadCpuNanosReadsAnotherThreadOfThisProcessAndNoOtherProcesssThread() throws Exception {
+        java.nio.file.Path tasks = java.nio.file.Path.of("/proc/self/task");
+        int other = -1;
+        try (var listed = java.nio.file.Files.list(tasks)) {
+            String self = java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/thread-self"))
+                    .getFileName().toString();
+            for (java.nio.file.Path task : listed.toList()) {
+                if (!task.getFileName().toString().equals(self) && runNanos(task) > 0) {
+                    other = Integer.parseInt(task.getFileName().toString());
+                    break;
+                }
+            }
+        }
+        assertTrue(other > 0, "another thread of this JVM that has run");
+        long before = runNanos(tasks.resolve(Integer.toString(other)));
+        long read = NativePeek.threadCpuNanos(other);
+        assertTrue(read >= before, "thread " + other + ": clock " + read + " < schedstat " + before);
+
+        // pid 1 is another process's thread (this JVM is never init); 0 and negative ids are no thread at all
+        assertEquals(-1, NativePeek.threadCpuNanos(1));
+        assertEquals(-1, NativePeek.threadCpuNanos(0));
+        assertEquals(-1, NativePeek.threadCpuNanos(-5));
+    }
+
+    /** The first field of a task's {@code schedstat}: its run time in nanoseconds. */
+    private static long runNanos(java.nio.file.Path task) throws java.io.IOException {
+        String text = java.nio.file.Files.readString(task.resolve("schedstat"));
+        return Long.parseLong(text.substring(0, text.indexOf(' ')));
+    }
+
+    @Test
     void deferAcceptWorksOnABoundServerSocketAndRefusesAClosedOne() throws Exception {
         ServerSocketChannel server = ServerSocketChannel.open();
         server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));

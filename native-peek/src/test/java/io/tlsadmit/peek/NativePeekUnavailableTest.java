@@ -27,5 +27,6 @@ class NativePeekUnavailableTest {
         assertTrue(e.getMessage().contains("tlsadmit.peek.disable"), e.getMessage());
         assertThrows(IllegalStateException.class, NativePeek::allowedCpus);
         assertThrows(IllegalStateException.class, NativePeek::allowedCpuList);
+        assertThrows(IllegalStateException.class, () -> NativePeek.threadCpuNanos(1));
     }
 }
