@@ -26,6 +26,11 @@ import java.util.function.LongSupplier;
  * named otherwise when first seen is not one. The compiler threads' files are kept open while the thread is listed
  * ({@link ProcFile}).
  *
+ * <p>With a {@link ThreadCpuClock} (native-peek's, when it loads) a compiler thread is read through that clock, one
+ * system call, and its files are not opened: the same run time without a file read and parse per thread each period.
+ * A thread the clock cannot read when first listed (a {@code /proc} of another PID namespace than this process's, whose
+ * task ids the kernel does not take for ours) is read through its files as below.
+ *
  * <p>Why {@code schedstat}: its first field is the thread's run time in nanoseconds, where {@code stat} has
  * {@code utime + stime} in 10 ms ticks — a tick is 4 % of a CPU over a 250 ms period, per thread — and the kernel
  * writes 3 numbers rather than 52 fields (on 2026-11-28, two compiler threads read once a period cost 37–39 µs of CPU
@@ -42,6 +47,8 @@ public final class CompilerThreadsCpu implements LongSupplier, AutoCloseable {
 
     private final Path tasks;
     private final LongSupplier nanoClock;
+    /** Reads a thread by its task id; {@code null}: through its files. */
+    private final ThreadCpuClock threadClock;
     /** The compiler threads' files, kept open ({@link ProcFile}) while the thread is listed. */
     private Map<String, ThreadClock> compilerThreads = Map.of();
     /** Every thread seen at the last listing, by task id: whether it is a compiler thread. */
@@ -49,15 +56,34 @@ public final class CompilerThreadsCpu implements LongSupplier, AutoCloseable {
     private long scannedAt;
     private boolean scanned;
 
-    /** This process's threads, on the real {@code /proc}. */
+    /** This process's threads, on the real {@code /proc}, each read through its files. */
     public CompilerThreadsCpu() {
-        this(Path.of("/proc/self/task"), System::nanoTime);
+        this(null);
     }
 
-    /** @param tasks a directory laid out like {@code /proc/self/task} */
+    /**
+     * This process's threads, on the real {@code /proc}.
+     *
+     * @param threadClock reads a thread by its task id (native-peek's {@code threadCpuNanos}); {@code null}: through
+     *                    its files
+     */
+    public CompilerThreadsCpu(ThreadCpuClock threadClock) {
+        this(Path.of("/proc/self/task"), System::nanoTime, threadClock);
+    }
+
+    /** @param tasks a directory laid out like {@code /proc/self/task}, each thread read through its files */
     public CompilerThreadsCpu(Path tasks, LongSupplier nanoClock) {
+        this(tasks, nanoClock, null);
+    }
+
+    /**
+     * @param tasks       a directory laid out like {@code /proc/self/task}
+     * @param threadClock reads a thread by its task id; {@code null}: through its files
+     */
+    public CompilerThreadsCpu(Path tasks, LongSupplier nanoClock, ThreadCpuClock threadClock) {
         this.tasks = tasks;
         this.nanoClock = nanoClock;
+        this.threadClock = threadClock;
     }
 
     /** Whether this system shows per-thread CPU at all (Linux); without it the clock reads 0. */
@@ -101,7 +127,7 @@ public final class CompilerThreadsCpu implements LongSupplier, AutoCloseable {
                 seen.put(id, compiler);
                 if (compiler) {
                     ThreadClock open = compilerThreads.get(id);
-                    found.put(id, open != null ? open : ThreadClock.of(task));
+                    found.put(id, open != null ? open : ThreadClock.of(task, threadClock));
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -144,24 +170,47 @@ public final class CompilerThreadsCpu implements LongSupplier, AutoCloseable {
         }
     }
 
-    /** One compiler thread's CPU clock: its {@code schedstat} when that shows run time, else its {@code stat}. */
-    private record ThreadClock(ProcFile file, boolean schedstat) {
+    /**
+     * One compiler thread's CPU clock: the {@link ThreadCpuClock} when there is one and it reads the thread, else its
+     * {@code schedstat} when that shows run time, else its {@code stat}.
+     */
+    private record ThreadClock(ProcFile file, boolean schedstat, ThreadCpuClock clock, int tid) {
 
-        static ThreadClock of(Path task) {
+        static ThreadClock of(Path task, ThreadCpuClock clock) {
+            if (clock != null) {
+                int tid = taskId(task);
+                if (tid > 0 && clock.cpuNanos(tid) >= 0) {
+                    return new ThreadClock(null, false, clock, tid);
+                }
+            }
             ProcFile schedstat = new ProcFile(task.resolve("schedstat"));
             if (runNanos(schedstat) > 0) {
-                return new ThreadClock(schedstat, true);
+                return new ThreadClock(schedstat, true, null, 0);
             }
             schedstat.close();
-            return new ThreadClock(new ProcFile(task.resolve("stat")), false);
+            return new ThreadClock(new ProcFile(task.resolve("stat")), false, null, 0);
         }
 
         long cpuNanos() {
+            if (clock != null) {
+                return Math.max(0, clock.cpuNanos(tid)); // negative: the thread has exited
+            }
             return schedstat ? runNanos(file) : cpuTicks(file) * TaskStat.NANOS_PER_TICK;
         }
 
         void close() {
-            file.close();
+            if (file != null) {
+                file.close();
+            }
+        }
+    }
+
+    /** The task id a {@code /proc/self/task} entry is named by; 0 when the name is not one. */
+    private static int taskId(Path task) {
+        try {
+            return Integer.parseInt(task.getFileName().toString());
+        } catch (NumberFormatException e) {
+            return 0;
         }
     }
 

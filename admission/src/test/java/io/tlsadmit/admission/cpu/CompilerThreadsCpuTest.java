@@ -49,6 +49,43 @@ class CompilerThreadsCpuTest {
     }
 
     @Test
+    void withAThreadClockTheCompilerThreadsAreReadThroughItNotTheirFiles() throws IOException {
+        task(101, "C2 CompilerThre", 150, 10);
+        Files.writeString(tasks.resolve("101/schedstat"), "1612345678 2000 31\n");
+        task(102, "C1 CompilerThre", 30, 0);
+        task(103, "GC Thread#0", 999, 999);
+        java.util.Map<Integer, Long> running = new java.util.HashMap<>(java.util.Map.of(101, 2_000_000_001L,
+                102, 400_000_002L, 103, 9_000_000_000L));
+        java.util.List<Integer> asked = new java.util.ArrayList<>();
+        ThreadCpuClock clock = tid -> {
+            asked.add(tid);
+            return running.getOrDefault(tid, -1L);
+        };
+        CompilerThreadsCpu cpu = new CompilerThreadsCpu(tasks, new SimulatedClock(), clock);
+        assertEquals(2_000_000_001L + 400_000_002L, cpu.getAsLong());
+        assertTrue(!asked.contains(103), "a thread that is not a compiler's is not read: " + asked);
+
+        // the files are no longer read: rewritten, they change nothing
+        Files.writeString(tasks.resolve("101/schedstat"), "1 2000 31\n");
+        running.put(101, 2_500_000_000L);
+        assertEquals(2_500_000_000L + 400_000_002L, cpu.getAsLong());
+
+        // a thread that has exited reads as nothing, as its failing file did
+        running.remove(102);
+        assertEquals(2_500_000_000L, cpu.getAsLong());
+    }
+
+    @Test
+    void aThreadTheClockCannotReadWhenFirstListedIsReadThroughItsFiles() throws IOException {
+        task(101, "C2 CompilerThre", 150, 10);
+        Files.writeString(tasks.resolve("101/schedstat"), "1612345678 2000 31\n");
+        task(102, "C1 CompilerThre", 30, 0);
+        // a /proc of another PID namespace: the clock knows neither id
+        CompilerThreadsCpu cpu = new CompilerThreadsCpu(tasks, new SimulatedClock(), tid -> -1);
+        assertEquals(1_612_345_678L + 30 * 10_000_000L, cpu.getAsLong());
+    }
+
+    @Test
     void aNameWithSpacesAndParenthesesDoesNotShiftTheFields() throws IOException {
         Path stat = tasks.resolve("stat");
         Files.writeString(stat, "7 (a ) b (c) S 1 1 1 0 -1 4194368 10 0 0 0 7 3 0 0 20 0 30 0 100 0 0\n");

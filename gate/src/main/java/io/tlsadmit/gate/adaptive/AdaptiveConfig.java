@@ -82,7 +82,9 @@ public record AdaptiveConfig(OptionalDouble cpus, Optional<CpuCapacity> cpuCapac
         if (os instanceof com.sun.management.OperatingSystemMXBean process && process.getProcessCpuTime() >= 0) {
             controller.setProcessCpuTime(process::getProcessCpuTime);
         }
-        CompilerThreadsCpu compilation = new CompilerThreadsCpu();
+        // native-peek's thread CPU clock, where it loads: a system call per compiler thread instead of a file read
+        CompilerThreadsCpu compilation = NativePeek.isAvailable()
+                ? new CompilerThreadsCpu(NativePeek::threadCpuNanos) : new CompilerThreadsCpu();
         if (compilation.available()) {
             controller.setTransientCpuTime(compilation);
         }

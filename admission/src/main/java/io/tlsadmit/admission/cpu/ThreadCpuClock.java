@@ -1,0 +1,21 @@
+package io.tlsadmit.admission.cpu;
+
+/**
+ * The CPU time one of this process's threads has run, by its kernel task id (a directory name of
+ * {@code /proc/self/task}), in nanoseconds: on Linux the thread's CPU clock ({@code clock_gettime} on the clock id
+ * the kernel gives that task, native-peek's {@code threadCpuNanos}), the same run time as the first field of its
+ * {@code schedstat}.
+ *
+ * <p>Why a clock beside the files: {@link CompilerThreadsCpu} reads the JIT compiler threads every control period, and
+ * a file read from Java there cost 157–764 µs of CPU per period for two threads on 2026-11-28 (a code path cold each
+ * period: the channel, the decoding, the parsing), where a system call per thread is a small part of that.
+ */
+@FunctionalInterface
+public interface ThreadCpuClock {
+
+    /**
+     * @return the thread's CPU time in nanoseconds, or a negative value when {@code tid} is no thread of this process
+     *         (it has exited) or cannot be read
+     */
+    long cpuNanos(int tid);
+}
