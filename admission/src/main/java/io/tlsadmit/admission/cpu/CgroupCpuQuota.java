@@ -23,12 +23,17 @@ import java.util.function.LongSupplier;
  * the server refuse everything.
  *
  * <p>Which directories hold the limits is worked out from {@code /proc/self/cgroup} and the mount table, and kept:
- * the memberships are read at every call (a process moved to another cgroup is seen at once) and the mount table
- * only when they change or {@link #MOUNTS_REREAD_NANOS} have passed (and with it which levels have a limit file: the
+ * the limit files are read at every call (a quota changed in place, as {@code docker update --cpus}, {@code systemctl
+ * set-property} and a Kubernetes resize do, is seen at once), the memberships once in {@link #MEMBERSHIPS_REREAD_NANOS}
+ * (a process moved to another cgroup is seen within a second), and the mount table only when they change or
+ * {@link #MOUNTS_REREAD_NANOS} have passed (and with it which levels have a limit file: the
  * controller enabled below a parent that had none), since mounts seldom change and the table is the
  * costliest file of the call (on 2026-11-28, read every 250 ms by the control loop, about 200 µs of CPU of a 1.5 ms
  * tick: a {@code /proc} file read once in a quarter second costs several times what it costs in a tight loop, from C
- * 70-180 µs of CPU against 10-28 µs on that guest). The memberships and the limit files are kept open between calls
+ * 70-180 µs of CPU against 10-28 µs on that guest). The memberships were next: the kernel generates
+ * {@code /proc/self/cgroup} by walking every hierarchy, and a read of it held open cost 137–171 µs of CPU once in 250
+ * ms (2026-11-28, AMD guest, cgroup v1 and v2 mounted) against 26–31 for the limit file; moves are rare (a process is
+ * placed in its cgroup when it starts), in-place changes are what follows load. The memberships and the limit files are kept open between calls
  * and read again from their start ({@link ProcFile}), which costs a fifth to a third of opening them each time; a
  * level that is no longer found releases its files.
  *
@@ -45,6 +50,9 @@ public final class CgroupCpuQuota {
 
     /** How long the mount table is trusted while the memberships stay the same. */
     public static final long MOUNTS_REREAD_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+    /** How long the memberships ({@code /proc/self/cgroup}) are trusted: a move is seen within this. */
+    public static final long MEMBERSHIPS_REREAD_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /**
      * A cgroup directory with a limit file, the file kept open ({@link ProcFile}): {@code cpu.max} (v2) or
@@ -93,6 +101,7 @@ public final class CgroupCpuQuota {
     private final ProcFile membershipFile;
     private List<String> resolvedMemberships;
     private long resolvedAt;
+    private long membershipsReadAt;
     private List<Level> levels = List.of();
 
     /** @param fsRoot where {@code /proc} and {@code /sys} are found: {@code /} in production */
@@ -107,14 +116,21 @@ public final class CgroupCpuQuota {
         this.membershipFile = new ProcFile(under("/proc/self/cgroup"));
     }
 
-    /** Reads the limits now: the process may have moved between cgroups, or a limit changed. */
+    /**
+     * Reads the limits now: a limit may have changed, or (seen within {@link #MEMBERSHIPS_REREAD_NANOS}) the process
+     * moved between cgroups.
+     */
     public synchronized Limits read() {
-        List<String> memberships = lines(membershipFile);
         long now = nanoClock.getAsLong();
-        if (!memberships.equals(resolvedMemberships) || now - resolvedAt >= MOUNTS_REREAD_NANOS) {
-            levels = levels(memberships, lines(under("/proc/self/mountinfo")));
-            resolvedMemberships = memberships;
-            resolvedAt = now;
+        boolean mountsDue = now - resolvedAt >= MOUNTS_REREAD_NANOS;
+        if (resolvedMemberships == null || mountsDue || now - membershipsReadAt >= MEMBERSHIPS_REREAD_NANOS) {
+            List<String> memberships = lines(membershipFile);
+            membershipsReadAt = now;
+            if (mountsDue || !memberships.equals(resolvedMemberships)) {
+                levels = levels(memberships, lines(under("/proc/self/mountinfo")));
+                resolvedMemberships = memberships;
+                resolvedAt = now;
+            }
         }
         double v2 = Double.POSITIVE_INFINITY;
         double v1 = Double.POSITIVE_INFINITY;

@@ -39,6 +39,10 @@ class NeighbourCpusTest {
     void twoCpusMeasured() throws IOException {
         mask("0-1");
         writeCounters();
+        startAllocation();
+    }
+
+    private void startAllocation() {
         allocation = new CpuAllocation(root, () -> 2);
         allocation.setCapacity(CpuCapacity.MEASURED);
         allocation.refresh(); // the first reading only marks where the first period starts
@@ -176,6 +180,7 @@ class NeighbourCpusTest {
         write("proc/self/mountinfo", "30 24 0:26 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n");
         write("proc/self/cgroup", "0::/app\n");
         write("sys/fs/cgroup/app/cpu.max", "100000 100000\n");
+        startAllocation(); // in its cgroup from the start: a move is seen only within a second
         CpuAllocation.Reading reading = periodWithOthers(0.6);
         assertEquals(1.0, reading.cpus(), 1e-9);
         assertEquals(Source.CGROUP_V2, reading.source());
