@@ -262,7 +262,7 @@ public final class GateCostBenchmark {
     private String idle(Map<String, TomcatServer> servers) throws Exception {
         log("idle: %d s without clients", idleSeconds);
         Map<String, ProcessCpuClock> clocks = new LinkedHashMap<>();
-        Map<String, ProcessCpuClock.ThreadTicks> before = new LinkedHashMap<>();
+        Map<String, ProcessCpuClock.ThreadTimes> before = new LinkedHashMap<>();
         for (Map.Entry<String, TomcatServer> e : servers.entrySet()) {
             ProcessCpuClock clock = new ProcessCpuClock(e.getValue().pid());
             clocks.put(e.getKey(), clock);
@@ -383,7 +383,7 @@ public final class GateCostBenchmark {
             }
             Thread.sleep(1000);
             List<ProcessCpuClock> cpus = new ArrayList<>();
-            List<ProcessCpuClock.ThreadTicks> threadsBefore = new ArrayList<>();
+            List<ProcessCpuClock.ThreadTimes> threadsBefore = new ArrayList<>();
             List<Double> cpuBefore = new ArrayList<>();
             List<Process> perfs = new ArrayList<>();
             for (int i = 0; i < measured.size(); i++) {

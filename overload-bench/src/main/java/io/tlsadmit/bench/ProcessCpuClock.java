@@ -45,30 +45,36 @@ final class ProcessCpuClock {
         }
     }
 
-    /** Ticks per thread id and each thread's role, at one moment. */
-    record ThreadTicks(long processTicks, Map<String, Long> ticksByThread, Map<String, ThreadRole> roleByThread) {
+    /**
+     * CPU nanoseconds of the process and of each thread with a role other than {@link ThreadRole#SERVER}, at one
+     * moment. Why nanoseconds for the threads: the control loop uses 2–3 ms of CPU a second, which the 10 ms ticks of
+     * a thread's {@code stat} show as 2.0 or 2.7 ms/s over a 15 s round; its {@code schedstat} run time resolves it.
+     * The process's own counter stays in ticks (there is no process {@code schedstat}): over a round it is thousands of
+     * them.
+     */
+    record ThreadTimes(long processNanos, Map<String, Long> nanosByThread, Map<String, ThreadRole> roleByThread) {
 
         /**
          * Seconds of CPU per role between {@code before} and this reading. A thread that exited in between is lost
          * from its role and counted in {@link ThreadRole#SERVER} (the process's own counter keeps it); a thread
          * that started counts all its CPU.
          */
-        Map<ThreadRole, Double> secondsSince(ThreadTicks before) {
-            Map<ThreadRole, Long> ticks = new LinkedHashMap<>();
+        Map<ThreadRole, Double> secondsSince(ThreadTimes before) {
+            Map<ThreadRole, Long> nanos = new LinkedHashMap<>();
             long grouped = 0;
-            for (Map.Entry<String, Long> e : ticksByThread.entrySet()) {
+            for (Map.Entry<String, Long> e : nanosByThread.entrySet()) {
                 ThreadRole role = roleByThread.get(e.getKey());
                 if (role == ThreadRole.SERVER) {
                     continue;
                 }
-                long delta = e.getValue() - before.ticksByThread.getOrDefault(e.getKey(), 0L);
-                ticks.merge(role, delta, Long::sum);
+                long delta = e.getValue() - before.nanosByThread.getOrDefault(e.getKey(), 0L);
+                nanos.merge(role, delta, Long::sum);
                 grouped += delta;
             }
-            ticks.put(ThreadRole.SERVER, processTicks - before.processTicks - grouped);
+            nanos.put(ThreadRole.SERVER, processNanos - before.processNanos - grouped);
             Map<ThreadRole, Double> seconds = new LinkedHashMap<>();
             for (ThreadRole role : ThreadRole.values()) {
-                seconds.put(role, ticks.getOrDefault(role, 0L) / (double) TaskStat.TICKS_PER_SECOND);
+                seconds.put(role, nanos.getOrDefault(role, 0L) / 1e9);
             }
             return seconds;
         }
@@ -91,24 +97,38 @@ final class ProcessCpuClock {
         }
     }
 
-    /** Every live thread's CPU ticks and role, and the process's. */
-    ThreadTicks threads() {
-        Map<String, Long> ticks = new HashMap<>();
+    /**
+     * The process's CPU and that of every live thread with a role other than server work: its {@code schedstat} run
+     * time, or its {@code stat} ticks where the kernel keeps no scheduler statistics.
+     */
+    ThreadTimes threads() {
+        Map<String, Long> nanos = new HashMap<>();
         Map<String, ThreadRole> roles = new HashMap<>();
         try (DirectoryStream<Path> all = Files.newDirectoryStream(tasks)) {
             for (Path task : all) {
                 String id = task.getFileName().toString();
                 try {
-                    String name = Files.readString(task.resolve("comm"), StandardCharsets.UTF_8).strip();
-                    ticks.put(id, TaskStat.read(task.resolve("stat")).cpuTicks());
-                    roles.put(id, ThreadRole.of(name));
+                    ThreadRole role = ThreadRole.of(Files.readString(task.resolve("comm"), StandardCharsets.UTF_8)
+                            .strip());
+                    roles.put(id, role);
+                    if (role != ThreadRole.SERVER) {
+                        nanos.put(id, threadNanos(task));
+                    }
                 } catch (IOException e) {
                     // exited between the listing and the read: the process's counter still has its time
+                    roles.remove(id);
                 }
             }
-            return new ThreadTicks(TaskStat.read(stat).cpuTicks(), ticks, roles);
+            return new ThreadTimes(TaskStat.read(stat).cpuTicks() * TaskStat.NANOS_PER_TICK, nanos, roles);
         } catch (IOException | RuntimeException e) {
             throw new IllegalStateException("cannot read " + tasks + ": " + e.getMessage(), e);
         }
+    }
+
+    private static long threadNanos(Path task) throws IOException {
+        String schedstat = Files.readString(task.resolve("schedstat"), StandardCharsets.US_ASCII);
+        int end = schedstat.indexOf(' ');
+        long run = end > 0 ? Long.parseLong(schedstat, 0, end, 10) : 0;
+        return run > 0 ? run : TaskStat.read(task.resolve("stat")).cpuTicks() * TaskStat.NANOS_PER_TICK;
     }
 }
