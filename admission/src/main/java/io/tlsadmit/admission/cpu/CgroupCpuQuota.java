@@ -33,9 +33,9 @@ import java.util.function.LongSupplier;
  * 70-180 µs of CPU against 10-28 µs on that guest). The memberships were next: the kernel generates
  * {@code /proc/self/cgroup} by walking every hierarchy, and a read of it held open cost 137–171 µs of CPU once in 250
  * ms (2026-11-28, AMD guest, cgroup v1 and v2 mounted) against 26–31 for the limit file; moves are rare (a process is
- * placed in its cgroup when it starts), in-place changes are what follows load. The memberships and the limit files are kept open between calls
- * and read again from their start ({@link ProcFile}), which costs a fifth to a third of opening them each time; a
- * level that is no longer found releases its files.
+ * placed in its cgroup when it starts), in-place changes are what follows load. The memberships and the limit files
+ * are kept open between calls and read again from their start ({@link ProcFile}), which costs a fifth to a third of
+ * opening them each time; a level that is no longer found releases its files.
  *
  * <p>All paths are resolved under an injectable file-system root so tests run on real files. Thread-safe.
  */
@@ -99,7 +99,8 @@ public final class CgroupCpuQuota {
     private final Path fsRoot;
     private final LongSupplier nanoClock;
     private final ProcFile membershipFile;
-    private List<String> resolvedMemberships;
+    /** The text of {@code /proc/self/cgroup} the levels were worked out from; {@code null}: not yet. */
+    private String resolvedMemberships;
     private long resolvedAt;
     private long membershipsReadAt;
     private List<Level> levels = List.of();
@@ -124,10 +125,10 @@ public final class CgroupCpuQuota {
         long now = nanoClock.getAsLong();
         boolean mountsDue = now - resolvedAt >= MOUNTS_REREAD_NANOS;
         if (resolvedMemberships == null || mountsDue || now - membershipsReadAt >= MEMBERSHIPS_REREAD_NANOS) {
-            List<String> memberships = lines(membershipFile);
+            String memberships = text(membershipFile);
             membershipsReadAt = now;
             if (mountsDue || !memberships.equals(resolvedMemberships)) {
-                levels = levels(memberships, lines(under("/proc/self/mountinfo")));
+                levels = levels(memberships.lines().toList(), lines(under("/proc/self/mountinfo")));
                 resolvedMemberships = memberships;
                 resolvedAt = now;
             }
@@ -262,15 +263,19 @@ public final class CgroupCpuQuota {
 
     /** The file's first line, null where it cannot be read (a level without a limit: no limit there). */
     private static String firstLine(ProcFile file) {
-        List<String> lines = lines(file);
-        return lines.isEmpty() ? null : lines.get(0);
+        // read in place, not through a stream of lines: a stream's code is most of a cold read's CPU (a profile of
+        // the control loop's tick, 2026-11-28: a third of the quota's samples in String.lines().toList())
+        String text = text(file);
+        int end = text.indexOf('\n');
+        return text.isEmpty() ? null : end < 0 ? text : text.substring(0, end);
     }
 
-    private static List<String> lines(ProcFile file) {
+    /** The file's text, empty where it cannot be read. */
+    private static String text(ProcFile file) {
         try {
-            return file.read().lines().toList();
+            return file.read();
         } catch (IOException | RuntimeException e) {
-            return List.of();
+            return "";
         }
     }
 
