@@ -217,7 +217,7 @@ public final class GateCostBenchmark {
                     perVariant.computeIfAbsent(variant, v -> new ArrayList<>()).add(w.cpuMillisPerConnection());
                     withoutCompiler.computeIfAbsent(variant, v -> new ArrayList<>())
                             .add(w.cpuMillisPerConnectionWithoutCompiler());
-                    rows.add(String.format(Locale.ROOT, "%d,%s,%d,%.1f,%.2f,%.4f,%.0f,%d,%.2f,%.2f,%.2f,%.4f", round,
+                    rows.add(String.format(Locale.ROOT, "%d,%s,%d,%.1f,%.2f,%.4f,%.0f,%d,%.4f,%.4f,%.4f,%.4f", round,
                             variant, w.connections, w.seconds, w.serverCpuSeconds, w.cpuMillisPerConnection(),
                             w.connections / w.seconds, w.failed, w.role(ThreadRole.COMPILER),
                             w.role(ThreadRole.GC), w.role(ThreadRole.CONTROL),
