@@ -26,7 +26,7 @@ import java.util.function.LongSupplier;
  * named otherwise when first seen is not one. The compiler threads' files are kept open while the thread is listed
  * ({@link ProcFile}).
  *
- * <p>With a {@link ThreadCpuClock} (native-peek's, when it loads) a compiler thread is read through that clock, one
+ * <p>With a {@link TaskCpuClock} (native-peek's, when it loads) a compiler thread is read through that clock, one
  * system call, and its files are not opened: the same run time without a file read and parse per thread each period.
  * A thread the clock cannot read when first listed (a {@code /proc} of another PID namespace than this process's, whose
  * task ids the kernel does not take for ours) is read through its files as below.
@@ -48,7 +48,7 @@ public final class CompilerThreadsCpu implements LongSupplier, AutoCloseable {
     private final Path tasks;
     private final LongSupplier nanoClock;
     /** Reads a thread by its task id; {@code null}: through its files. */
-    private final ThreadCpuClock threadClock;
+    private final TaskCpuClock taskClock;
     /** The compiler threads' files, kept open ({@link ProcFile}) while the thread is listed. */
     private Map<String, ThreadClock> compilerThreads = Map.of();
     /** Every thread seen at the last listing, by task id: whether it is a compiler thread. */
@@ -64,11 +64,11 @@ public final class CompilerThreadsCpu implements LongSupplier, AutoCloseable {
     /**
      * This process's threads, on the real {@code /proc}.
      *
-     * @param threadClock reads a thread by its task id (native-peek's {@code threadCpuNanos}); {@code null}: through
-     *                    its files
+     * @param taskClock reads a thread by its task id (native-peek's {@code threadCpuNanos}); {@code null}: through
+     *                  its files
      */
-    public CompilerThreadsCpu(ThreadCpuClock threadClock) {
-        this(Path.of("/proc/self/task"), System::nanoTime, threadClock);
+    public CompilerThreadsCpu(TaskCpuClock taskClock) {
+        this(Path.of("/proc/self/task"), System::nanoTime, taskClock);
     }
 
     /** @param tasks a directory laid out like {@code /proc/self/task}, each thread read through its files */
@@ -77,13 +77,13 @@ public final class CompilerThreadsCpu implements LongSupplier, AutoCloseable {
     }
 
     /**
-     * @param tasks       a directory laid out like {@code /proc/self/task}
-     * @param threadClock reads a thread by its task id; {@code null}: through its files
+     * @param tasks     a directory laid out like {@code /proc/self/task}
+     * @param taskClock reads a thread by its task id; {@code null}: through its files
      */
-    public CompilerThreadsCpu(Path tasks, LongSupplier nanoClock, ThreadCpuClock threadClock) {
+    public CompilerThreadsCpu(Path tasks, LongSupplier nanoClock, TaskCpuClock taskClock) {
         this.tasks = tasks;
         this.nanoClock = nanoClock;
-        this.threadClock = threadClock;
+        this.taskClock = taskClock;
     }
 
     /** Whether this system shows per-thread CPU at all (Linux); without it the clock reads 0. */
@@ -127,7 +127,7 @@ public final class CompilerThreadsCpu implements LongSupplier, AutoCloseable {
                 seen.put(id, compiler);
                 if (compiler) {
                     ThreadClock open = compilerThreads.get(id);
-                    found.put(id, open != null ? open : ThreadClock.of(task, threadClock));
+                    found.put(id, open != null ? open : ThreadClock.of(task, taskClock));
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -171,12 +171,12 @@ public final class CompilerThreadsCpu implements LongSupplier, AutoCloseable {
     }
 
     /**
-     * One compiler thread's CPU clock: the {@link ThreadCpuClock} when there is one and it reads the thread, else its
+     * One compiler thread's CPU clock: the {@link TaskCpuClock} when there is one and it reads the thread, else its
      * {@code schedstat} when that shows run time, else its {@code stat}.
      */
-    private record ThreadClock(ProcFile file, boolean schedstat, ThreadCpuClock clock, int tid) {
+    private record ThreadClock(ProcFile file, boolean schedstat, TaskCpuClock clock, int tid) {
 
-        static ThreadClock of(Path task, ThreadCpuClock clock) {
+        static ThreadClock of(Path task, TaskCpuClock clock) {
             if (clock != null) {
                 int tid = taskId(task);
                 if (tid > 0 && clock.cpuNanos(tid) >= 0) {

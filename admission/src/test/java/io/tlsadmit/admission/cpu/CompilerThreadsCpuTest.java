@@ -57,7 +57,7 @@ class CompilerThreadsCpuTest {
         java.util.Map<Integer, Long> running = new java.util.HashMap<>(java.util.Map.of(101, 2_000_000_001L,
                 102, 400_000_002L, 103, 9_000_000_000L));
         java.util.List<Integer> asked = new java.util.ArrayList<>();
-        ThreadCpuClock clock = tid -> {
+        TaskCpuClock clock = tid -> {
             asked.add(tid);
             return running.getOrDefault(tid, -1L);
         };
