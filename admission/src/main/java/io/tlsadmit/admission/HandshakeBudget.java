@@ -52,6 +52,17 @@ public interface HandshakeBudget {
     default void handshakeCompleted(HandshakeKind kind, int tlsVersion, long cpuNanos) {
     }
 
+    /**
+     * As {@link #handshakeCompleted(HandshakeKind, int, long)}, with the wall time over which {@code cpuNanos} was
+     * spent: the timed steps are the server's own work, never a wait for the network, so wall time beyond CPU time
+     * is time the thread was runnable and found no CPU. An adaptive budget reads the CPUs' run queue from it.
+     *
+     * @param wallNanos wall time of the steps whose CPU {@code cpuNanos} is, 0 if unknown
+     */
+    default void handshakeCompleted(HandshakeKind kind, int tlsVersion, long cpuNanos, long wallNanos) {
+        handshakeCompleted(kind, tlsVersion, cpuNanos);
+    }
+
     /** The cap an operator sets ({@code maxFullHandshakesPerSecond}): a static budget's rate, an adaptive one's ceiling. */
     default double getMaxFullHandshakesPerSecond() {
         return fullHandshakesPerSecond();

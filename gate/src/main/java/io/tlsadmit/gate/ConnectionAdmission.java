@@ -43,6 +43,8 @@ public final class ConnectionAdmission {
     private boolean costRecorded;
     private boolean renegotiating;
     private long handshakeCpuNanos;
+    /** Wall time of the steps {@link #handshakeCpuNanos} was timed over; -1 once a part of it was timed without. */
+    private long handshakeWallNanos;
     private Timing timing = Timing.UNDECIDED;
     private boolean sessionIdVerified;
 
@@ -69,6 +71,7 @@ public final class ConnectionAdmission {
         costRecorded = false;
         renegotiating = false;
         handshakeCpuNanos = 0;
+        handshakeWallNanos = 0;
         timing = Timing.UNDECIDED;
         sessionIdVerified = false;
     }
@@ -160,21 +163,42 @@ public final class ConnectionAdmission {
                 timing = sampled ? Timing.TIMED : Timing.UNTIMED;
                 if (!sampled) {
                     handshakeCpuNanos = 0; // what an adapter timed before the decision: not a part to count
+                    handshakeWallNanos = 0;
                 }
             }
         }
         return timing != Timing.UNTIMED;
     }
 
-    /** Adds CPU time the handshake took on the current thread. */
+    /** Adds CPU time the handshake took on another thread than the one timing its steps (no wall time to pair). */
     public void addHandshakeCpu(long nanos) {
         if (nanos > 0) {
             handshakeCpuNanos += nanos;
+            handshakeWallNanos = -1;
+        }
+    }
+
+    /**
+     * Adds a step of the handshake timed on the current thread: its CPU time and the wall time it took. A step
+     * never waits for the network (the adapters time non-blocking work only), so its wall time over its CPU time
+     * is how long the thread stood runnable without a CPU: the adaptive budget's reading of the CPUs' run queue.
+     */
+    public void addHandshakeStep(long cpuNanos, long wallNanos) {
+        if (cpuNanos > 0) {
+            handshakeCpuNanos += cpuNanos;
+            if (handshakeWallNanos >= 0) {
+                handshakeWallNanos += Math.max(cpuNanos, wallNanos);
+            }
         }
     }
 
     public long handshakeCpuNanos() {
         return handshakeCpuNanos;
+    }
+
+    /** The wall time the handshake's timed CPU was spent over; 0 when unknown. */
+    public long handshakeWallNanos() {
+        return Math.max(0, handshakeWallNanos);
     }
 
     /**

@@ -392,7 +392,8 @@ public final class ConnectorGate {
      */
     public void handshakeEnded(ConnectionAdmission connection) {
         if (connection.takeCostRecording()) {
-            budget.handshakeCompleted(connection.truth(), connection.truthVersion(), connection.handshakeCpuNanos());
+            budget.handshakeCompleted(connection.truth(), connection.truthVersion(), connection.handshakeCpuNanos(),
+                    connection.handshakeWallNanos());
         }
     }
 

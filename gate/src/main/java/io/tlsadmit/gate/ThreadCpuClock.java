@@ -5,7 +5,7 @@ import java.lang.management.ThreadMXBean;
 
 /**
  * The CPU time of the calling thread, which an adapter reads around each step of a handshake it runs
- * ({@link ConnectionAdmission#addHandshakeCpu}): what the handshake cost the server, for the budget's cost
+ * ({@link ConnectionAdmission#addHandshakeStep}): what the handshake cost the server, for the budget's cost
  * model, whichever thread ran the step (a worker, or an engine's delegated task).
  */
 public final class ThreadCpuClock {

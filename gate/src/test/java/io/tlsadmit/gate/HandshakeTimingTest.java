@@ -152,4 +152,25 @@ class HandshakeTimingTest {
         assertFalse(evicted.timesHandshakeCpu(), "no part of it was timed: its cost is unknown (0), not a fraction");
         assertEquals(0, evicted.handshakeCpuNanos());
     }
+
+    @Test
+    void stepsTimedOnTheWorkerCarryTheirWallTimeAndAPartTimedElsewhereMakesItUnknown() {
+        ConnectionAdmission connection = new ConnectionAdmission(gate);
+        connection.reset(1, 1, 1);
+        connection.decided(Verdict.NEW, Decision.ADMITTED, true);
+        connection.addHandshakeStep(2 * MS, 5 * MS);
+        connection.addHandshakeStep(3 * MS, 2 * MS); // the clocks' grains: never less wall time than CPU time
+        assertEquals(5 * MS, connection.handshakeCpuNanos());
+        assertEquals(8 * MS, connection.handshakeWallNanos());
+        connection.addHandshakeCpu(MS); // a delegated task on a low-priority thread: no wall time of this thread's
+        assertEquals(6 * MS, connection.handshakeCpuNanos());
+        assertEquals(0, connection.handshakeWallNanos(), "the stretch of a handshake partly timed elsewhere is unknown");
+        connection.addHandshakeStep(2 * MS, 4 * MS);
+        assertEquals(0, connection.handshakeWallNanos(), "and stays unknown");
+
+        connection.reset(2, 1, 1);
+        connection.decided(Verdict.NEW, Decision.ADMITTED, true);
+        connection.addHandshakeStep(2 * MS, 3 * MS);
+        assertEquals(3 * MS, connection.handshakeWallNanos(), "the next connection on the channel starts afresh");
+    }
 }

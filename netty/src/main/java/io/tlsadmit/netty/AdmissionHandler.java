@@ -74,6 +74,8 @@ final class AdmissionHandler extends ChannelDuplexHandler {
     private boolean lateGated;
     /** Thread CPU time when the read being passed on started; -1 outside one. */
     private long readStartCpu = -1;
+    /** {@link System#nanoTime()} when that read started. */
+    private long readStartWall;
 
     AdmissionHandler(NettyGate owner) {
         this.owner = owner;
@@ -262,6 +264,7 @@ final class AdmissionHandler extends ChannelDuplexHandler {
             return;
         }
         readStartCpu = THREADS.getCurrentThreadCpuTime();
+        readStartWall = System.nanoTime();
         try {
             ctx.fireChannelRead(msg);
         } finally {
@@ -272,7 +275,8 @@ final class AdmissionHandler extends ChannelDuplexHandler {
     /** The CPU time of the read in progress so far; the handshake can end in its middle. */
     private void addReadCpu() {
         if (readStartCpu >= 0) {
-            connection.addHandshakeCpu(THREADS.getCurrentThreadCpuTime() - readStartCpu);
+            connection.addHandshakeStep(THREADS.getCurrentThreadCpuTime() - readStartCpu,
+                    System.nanoTime() - readStartWall);
             readStartCpu = -1;
         }
     }

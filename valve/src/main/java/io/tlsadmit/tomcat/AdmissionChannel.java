@@ -91,6 +91,8 @@ final class AdmissionChannel extends SecureNioChannel {
     private long dispatchedNanos;
     /** The worker's CPU clock when this handshake step's timing started; -1 while the step is not timed. */
     private long stepCpuStart = -1;
+    /** {@link System#nanoTime()} when the step's timing started, beside {@link #stepCpuStart}. */
+    private long stepWallStart;
 
     AdmissionChannel(SocketBufferHandler bufHandler, AdmissionNioEndpoint endpoint, ConnectorGate gate) {
         super(bufHandler, endpoint);
@@ -181,6 +183,7 @@ final class AdmissionChannel extends SecureNioChannel {
             }
             if (timesHandshakes && admission.timesHandshakeCpu()) {
                 stepCpuStart = ThreadCpuClock.nanos();
+                stepWallStart = System.nanoTime();
             }
         } else if (!helloInOneRecord && sc.read(netInBuffer) >= 0) {
             // Decided on accept from a peek: the hello is here, and may still need its records joined. In one record
@@ -338,6 +341,7 @@ final class AdmissionChannel extends SecureNioChannel {
         // offer draws its sample there); reading and classifying the hello is the gate's work.
         stepCpuStart = timesHandshakes && admission.isDecided() && admission.timesHandshakeCpu()
                 ? ThreadCpuClock.nanos() : -1;
+        stepWallStart = stepCpuStart >= 0 ? System.nanoTime() : 0;
         int result;
         AdmissionChannel outer = drive();
         try {
@@ -351,7 +355,7 @@ final class AdmissionChannel extends SecureNioChannel {
         } finally {
             undrive(outer);
             if (stepCpuStart >= 0) {
-                admission.addHandshakeCpu(ThreadCpuClock.nanos() - stepCpuStart);
+                admission.addHandshakeStep(ThreadCpuClock.nanos() - stepCpuStart, System.nanoTime() - stepWallStart);
                 stepCpuStart = -1;
             }
         }

@@ -98,6 +98,11 @@ public final class AdmissionController implements HandshakeBudget {
      * delay the last by 12 × their cost (about 70 ms at 6 ms on one CPU), which the queue-delay guard tolerates.
      */
     static final long MIN_AUTO_BURST = 12;
+    /**
+     * The full handshakes' CPU a period needs before their stretch is read as its run queue: a few handshakes, so
+     * that one preempted at an unlucky moment does not stand for the period.
+     */
+    static final long MIN_STRETCH_CPU_NANOS = 10_000_000;
     /** The most the automatic burst grows while the JVM warms up (see {@link ControlLaw#queueDelayTarget}). */
     static final double WARMUP_BURST_FACTOR = 4;
 
@@ -112,11 +117,13 @@ public final class AdmissionController implements HandshakeBudget {
     private final LongAdder queueDelayCount = new LongAdder();
     /** Full handshakes reported with an unknown CPU time. */
     private final LongAdder untimedFull = new LongAdder();
+    /** CPU and wall time of full handshakes reported with both: their stretch is the run queue they met. */
+    private final LongAdder stretchCpu = new LongAdder();
+    private final LongAdder stretchWall = new LongAdder();
     private volatile LongSupplier processCpuTime;
     /** {@link #processCpuTime} as the CPU allocation reads it: -1 when there is none or it failed. */
     private final LongSupplier processCpuReading = () -> read(processCpuTime);
     private volatile LongSupplier transientCpuTime;
-    private volatile LongSupplier runQueueWaitTime;
 
     private volatile double targetUtilization = DEFAULT_TARGET_UTILIZATION;
     private volatile double runQueueTarget;
@@ -192,6 +199,21 @@ public final class AdmissionController implements HandshakeBudget {
         }
     }
 
+    /**
+     * Also reads the CPUs' run queue from full handshakes: the CPU time of a step that never waits for the network,
+     * against its wall time (see {@link PeriodMeasurement#waitingThreads}). Full handshakes only: every one is timed
+     * and each is milliseconds of CPU, so a period's are a sample of the run queue through the whole period whenever
+     * the budget binds, at no cost beyond a {@code nanoTime} per step.
+     */
+    @Override
+    public void handshakeCompleted(HandshakeKind kind, int tlsVersion, long cpuNanos, long wallNanos) {
+        handshakeCompleted(kind, tlsVersion, cpuNanos);
+        if (kind == HandshakeKind.FULL && cpuNanos > 0 && wallNanos >= cpuNanos) {
+            stretchCpu.add(cpuNanos);
+            stretchWall.add(wallNanos);
+        }
+    }
+
     // ---- inputs -------------------------------------------------------------------------------
 
     /** A new connection arrived; {@code predicted} is the classifier's view, admitted or not. */
@@ -252,19 +274,6 @@ public final class AdmissionController implements HandshakeBudget {
         }
     }
 
-    /**
-     * How long this process's threads have waited for a CPU while runnable, as a cumulative clock in nanoseconds (in
-     * Tomcat: {@code RunQueueWait}, from {@code /proc/self/task/<tid>/schedstat}). Its increase per period is the
-     * mean number of threads waiting for a CPU; with a {@link #setRunQueueTarget run-queue target}, more than it per
-     * CPU makes the guard cut as for a queue delay over its target. Read only while that target is set: listing and
-     * reading 200 threads' files took 1.7 ms of CPU (0.7 % of a CPU at the default period). {@code null} (the
-     * default): not measured.
-     */
-    public synchronized void setRunQueueWaitTime(LongSupplier cumulativeRunQueueWaitNanos) {
-        this.runQueueWaitTime = cumulativeRunQueueWaitNanos;
-        this.previous = totals();
-    }
-
     // ---- control ------------------------------------------------------------------------------
 
     /**
@@ -304,7 +313,7 @@ public final class AdmissionController implements HandshakeBudget {
         PeriodMeasurement measurement = new PeriodMeasurement(elapsed, cpus.cpus(), fullCost, busy, used,
                 transientCpu / (double) elapsed, measured ? delta.granted * fullCost / elapsed : Double.NaN,
                 delta.granted * 1e9 / elapsed, meanDelay,
-                delta.refused > 0, delta.runQueueWait >= 0 ? delta.runQueueWait / (double) elapsed : Double.NaN);
+                delta.refused > 0, delta.stretchCpu >= MIN_STRETCH_CPU_NANOS ? delta.stretchWall / (double) delta.stretchCpu : Double.NaN);
 
         double target = targetUtilization;
         state = ControlLaw.next(state, measurement, target, TimeUnit.MILLISECONDS.toNanos(queueDelayTargetMillis),
@@ -409,8 +418,9 @@ public final class AdmissionController implements HandshakeBudget {
 
     /**
      * @param threadsPerCpu threads waiting for a CPU, per allocated CPU, that the guard treats as a queue at its target
-     *                      (see {@link #setRunQueueWaitTime}); 0 (the default) = the guard watches the wait for a
-     *                      worker alone; applies from the next tick
+     *                      (read from the full handshakes' stretch, {@link #handshakeCompleted(HandshakeKind, int,
+     *                      long, long)}); 0 (the default) = the guard watches the wait for a worker alone; applies
+     *                      from the next tick
      */
     public synchronized void setRunQueueTarget(double threadsPerCpu) {
         if (!(threadsPerCpu >= 0 && threadsPerCpu <= MAX_RUN_QUEUE_TARGET)) {
@@ -586,12 +596,9 @@ public final class AdmissionController implements HandshakeBudget {
     private Totals totals() {
         return new Totals(cost.totalNanos(HandshakeKind.FULL), untimedFull.sum(),
                 cost.totalNanos(HandshakeKind.RESUMED),
-                reportedOtherCpu.sum(), read(processCpuTime), read(transientCpuTime),
-                // read only when used: at 200 threads a reading costs about 1.7 ms of CPU
-                runQueueTarget > 0 ? read(runQueueWaitTime) : -1,
-                fullArrivals.sum(),
+                reportedOtherCpu.sum(), read(processCpuTime), read(transientCpuTime), fullArrivals.sum(),
                 resumedArrivals.sum(), queueDelaySum.sum(), queueDelayCount.sum(), bucket == null ? 0 : bucket.refusedCount(),
-                bucket == null ? 0 : bucket.grantedCount());
+                bucket == null ? 0 : bucket.grantedCount(), stretchCpu.sum(), stretchWall.sum());
     }
 
     /** A cumulative clock's value, or -1 when there is none or it failed: control must go on without it. */
@@ -608,19 +615,19 @@ public final class AdmissionController implements HandshakeBudget {
 
     /** Cumulative counters at one tick; a period's activity is the difference of two (-1: a clock was unavailable). */
     private record Totals(long fullCpu, long untimedFull, long resumedCpu, long reportedOtherCpu, long processCpu,
-                          long transientCpu,
-                          long runQueueWait, long fullArrivals, long resumedArrivals, long queueDelaySum,
+                          long transientCpu, long fullArrivals, long resumedArrivals, long queueDelaySum,
                           long queueDelayCount,
-                          long refused, long granted) {
+                          long refused, long granted, long stretchCpu, long stretchWall) {
 
         Totals minus(Totals before) {
             return new Totals(fullCpu - before.fullCpu, untimedFull - before.untimedFull,
                     resumedCpu - before.resumedCpu,
                     reportedOtherCpu - before.reportedOtherCpu, difference(processCpu, before.processCpu),
-                    difference(transientCpu, before.transientCpu), difference(runQueueWait, before.runQueueWait),
+                    difference(transientCpu, before.transientCpu),
                     fullArrivals - before.fullArrivals, resumedArrivals - before.resumedArrivals,
                     queueDelaySum - before.queueDelaySum, queueDelayCount - before.queueDelayCount,
-                    refused - before.refused, granted - before.granted);
+                    refused - before.refused, granted - before.granted, stretchCpu - before.stretchCpu,
+                    stretchWall - before.stretchWall);
         }
 
         private static long difference(long now, long before) {

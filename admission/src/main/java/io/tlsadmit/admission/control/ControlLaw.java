@@ -168,16 +168,17 @@ final class ControlLaw {
      * stretches both alike). Why both: on workers that share the CPUs an overload shows as every runnable worker
      * waiting for a CPU, which the wait for a worker does not see; a queue of connections for a worker, which the
      * run queue does not see, is the other half. Negative when neither was measured (no connection started, no
-     * run-queue clock or target).
+     * run-queue target, or too few full handshakes to read the run queue from).
      */
     static double queueing(PeriodMeasurement m, double delayTargetNanos, double queueDelayTargetNanos,
                            double runQueueTargetPerCpu) {
         double delay = m.meanQueueDelayNanos();
-        if (!(runQueueTargetPerCpu > 0) || !(m.runQueueThreads() >= 0) || !(m.cpus() > 0)) {
+        double waiting = m.waitingThreads();
+        if (!(runQueueTargetPerCpu > 0) || !(waiting >= 0) || !(m.cpus() > 0)) {
             return delay;
         }
         double runQueueTarget = runQueueTargetPerCpu * m.cpus() * (delayTargetNanos / queueDelayTargetNanos);
-        return Math.max(delay, delayTargetNanos * m.runQueueThreads() / runQueueTarget);
+        return Math.max(delay, delayTargetNanos * waiting / runQueueTarget);
     }
 
     /** The rate the CPU model allows in state {@code s}, before the guard: new full handshakes per second. */

@@ -19,8 +19,9 @@ import java.util.Locale;
  * {@code period_ms}, {@code cpus} and {@code cpu_source}, {@code used} and {@code busy} (the period's own
  * measurement: process CPU less compilation, and less full handshakes too), {@code busy_smoothed} (what the
  * model subtracts), {@code compiler}, {@code admitted_per_s}, {@code binding} (a new client found no token),
- * {@code queue_delay_ms} (-1: no connection started), {@code run_queue} (threads waiting for a CPU; NaN: not
- * measured, as without {@code runQueueTarget}), {@code cost_ms} and {@code cost_measured},
+ * {@code queue_delay_ms} (-1: no connection started), {@code run_queue} (threads waiting for a CPU, from
+ * {@code stretch}, the full handshakes' wall time over their CPU time: 1 + the threads waiting per CPU; NaN: too few
+ * full handshakes ended in the period), {@code cost_ms} and {@code cost_measured},
  * {@code client_cost_ms} (NaN until learned), {@code correction}, {@code model_rate}, {@code guard},
  * {@code rate}, {@code burst}.
  */
@@ -42,12 +43,12 @@ final class ControlTrace {
     static String line(String name, ControlDecision d, PeriodMeasurement m) {
         return String.format(Locale.ROOT, "connector=%s t=%d period_ms=%.1f cpus=%.3f cpu_source=%s used=%.3f"
                         + " busy=%.3f busy_smoothed=%.3f compiler=%.3f admitted_per_s=%.1f binding=%b"
-                        + " queue_delay_ms=%.1f run_queue=%.2f cost_ms=%.3f cost_measured=%b client_cost_ms=%.3f"
+                        + " queue_delay_ms=%.1f run_queue=%.2f stretch=%.3f cost_ms=%.3f cost_measured=%b client_cost_ms=%.3f"
                         + " correction=%.3f model_rate=%.1f guard=%.3f rate=%.1f burst=%d",
                 name.isEmpty() ? "-" : name, d.atNanos(), m.periodNanos() / 1e6, d.cpusAllocated(), d.cpuSource(),
                 m.usedCpus(), m.busyCpus(), d.busyCpus(), m.transientCpus(), m.admittedFullPerSecond(),
                 m.budgetBinding(), m.meanQueueDelayNanos() < 0 ? -1 : m.meanQueueDelayNanos() / 1e6,
-                m.runQueueThreads(), d.fullHandshakeCostNanos() / 1e6, d.costMeasured(), d.newClientCostNanos() / 1e6,
+                m.waitingThreads(), m.handshakeStretch(), d.fullHandshakeCostNanos() / 1e6, d.costMeasured(), d.newClientCostNanos() / 1e6,
                 d.correctionCpus(), d.modelFullHandshakesPerSecond(), d.guardFactor(), d.fullHandshakesPerSecond(),
                 d.burst());
     }

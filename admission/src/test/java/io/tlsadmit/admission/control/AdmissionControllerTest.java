@@ -161,37 +161,60 @@ class AdmissionControllerTest {
     }
 
     @Test
-    void withARunQueueTargetOfThreeMoreThreadsWaitingForTheCpuCutLikeAQueueOfConnections() {
+    void withARunQueueTargetOfThreeTheFullHandshakesStretchCutsLikeAQueueOfConnections() {
         AdmissionController controller = controller(1);
         AtomicLong processCpu = new AtomicLong();
-        AtomicLong runQueueWait = new AtomicLong();
         controller.setProcessCpuTime(processCpu::get);
-        controller.setRunQueueWaitTime(runQueueWait::get);
         controller.setRunQueueTarget(3);
 
-        controller.recordQueueDelay(TimeUnit.MILLISECONDS.toNanos(1)); // connections get a worker at once
-        processCpu.addAndGet(250_000_000);                              // the CPU full
-        runQueueWait.addAndGet(2 * 250_000_000L);                       // two threads waiting on average: under 3
-        assertEquals(1.0, tickAfter(controller, 250).guardFactor(), 1e-9);
-
+        // four handshakes of 5 ms of CPU each took 15 ms of wall time: two threads waited beside each
+        for (int i = 0; i < 4; i++) {
+            controller.handshakeCompleted(FULL, TLS13, 5_000_000, 15_000_000);
+        }
         controller.recordQueueDelay(TimeUnit.MILLISECONDS.toNanos(1));
         processCpu.addAndGet(250_000_000);
-        runQueueWait.addAndGet(5 * 250_000_000L);                       // five: every page waits five turns
+        assertEquals(1.0, tickAfter(controller, 250).guardFactor(), 1e-9, "two waiting: under 3");
+
+        // the same handshakes now took 30 ms: five threads waited with each
+        for (int i = 0; i < 4; i++) {
+            controller.handshakeCompleted(FULL, TLS13, 5_000_000, 30_000_000);
+        }
+        controller.recordQueueDelay(TimeUnit.MILLISECONDS.toNanos(1));
+        processCpu.addAndGet(250_000_000);
         assertEquals(FeedbackGuard.DECREASE, tickAfter(controller, 250).guardFactor(), 1e-9);
     }
 
     @Test
-    void withoutARunQueueTargetTheRunQueueIsNotEvenRead() {
+    void theStretchIsReadOnlyFromEnoughFullHandshakesAndNeverFromResumptions() {
         AdmissionController controller = controller(1);
         AtomicLong processCpu = new AtomicLong();
-        AtomicLong readings = new AtomicLong();
         controller.setProcessCpuTime(processCpu::get);
-        controller.setRunQueueWaitTime(() -> readings.incrementAndGet() * 20 * 250_000_000L);
-        assertEquals(0, controller.getRunQueueTarget(), "off by default");
+        controller.setRunQueueTarget(3);
+
+        // resumptions and a full handshake whose wall time is unknown stretch nothing, however long they took
+        for (int i = 0; i < 20; i++) {
+            controller.handshakeCompleted(RESUMED, TLS13, 1_000_000, 100_000_000);
+        }
+        controller.handshakeCompleted(FULL, TLS13, 20_000_000, 0);
+        // one full handshake under the minimum, preempted for long: too little to stand for the period
+        controller.handshakeCompleted(FULL, TLS13, AdmissionController.MIN_STRETCH_CPU_NANOS / 2, 500_000_000);
         controller.recordQueueDelay(TimeUnit.MILLISECONDS.toNanos(1));
         processCpu.addAndGet(250_000_000);
         assertEquals(1.0, tickAfter(controller, 250).guardFactor(), 1e-9);
-        assertEquals(0, readings.get(), "a reading costs CPU (1.7 ms at 200 threads): only when used");
+    }
+
+    @Test
+    void withoutARunQueueTargetTheGuardIgnoresTheRunQueue() {
+        AdmissionController controller = controller(1);
+        AtomicLong processCpu = new AtomicLong();
+        controller.setProcessCpuTime(processCpu::get);
+        assertEquals(0, controller.getRunQueueTarget(), "off by default");
+        for (int i = 0; i < 4; i++) {
+            controller.handshakeCompleted(FULL, TLS13, 5_000_000, 100_000_000); // 19 threads waiting with each
+        }
+        controller.recordQueueDelay(TimeUnit.MILLISECONDS.toNanos(1));
+        processCpu.addAndGet(250_000_000);
+        assertEquals(1.0, tickAfter(controller, 250).guardFactor(), 1e-9);
     }
 
     @Test

@@ -71,7 +71,7 @@ class ControlTraceTest {
         controller.setProcessCpuTime(processCpu::get);
         for (int i = 0; i < 10; i++) {
             controller.tryAcquireFull();
-            controller.handshakeCompleted(FULL, 0x0304, 4_000_000);
+            controller.handshakeCompleted(FULL, 0x0304, 4_000_000, 6_000_000);
         }
         controller.recordQueueDelay(TimeUnit.MILLISECONDS.toNanos(3));
         processCpu.addAndGet(10 * 4_000_000 + 210_000_000); // 0.25 s of CPU in the period: 0.04 s of it handshakes
@@ -99,7 +99,7 @@ class ControlTraceTest {
             fields.put(kv[0], kv[1]);
         }
         assertEquals(List.of("connector", "t", "period_ms", "cpus", "cpu_source", "used", "busy", "busy_smoothed",
-                "compiler", "admitted_per_s", "binding", "queue_delay_ms", "run_queue", "cost_ms", "cost_measured",
+                "compiler", "admitted_per_s", "binding", "queue_delay_ms", "run_queue", "stretch", "cost_ms", "cost_measured",
                 "client_cost_ms", "correction", "model_rate", "guard", "rate", "burst"),
                 List.of(lines.get(0).replaceAll("=\\S*", "").split(" ")));
         assertEquals("https-jsse-nio-8443", fields.get("connector"));
@@ -110,6 +110,8 @@ class ControlTraceTest {
         assertEquals("0.840", fields.get("busy"), "less the handshakes' 0.04 s");
         assertEquals("40.0", fields.get("admitted_per_s"));
         assertEquals("3.0", fields.get("queue_delay_ms"));
+        assertEquals("1.00", fields.get("run_queue"), "2 CPUs × (1.5 − 1): one thread waiting beside them");
+        assertEquals("1.500", fields.get("stretch"), "6 ms of wall time for each 4 ms of CPU");
         assertEquals("4.000", fields.get("cost_ms"));
         assertEquals("true", fields.get("cost_measured"));
         assertEquals(String.format(java.util.Locale.ROOT, "%.1f", controller.fullHandshakesPerSecond()),
