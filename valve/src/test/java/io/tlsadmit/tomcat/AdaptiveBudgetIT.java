@@ -31,6 +31,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.management.JMX;
 import javax.management.ObjectName;
 import javax.net.ssl.SSLContext;
@@ -125,6 +127,61 @@ class AdaptiveBudgetIT {
                 + " rate=\\d+\\.\\d burst=\\d+"), last);
         assertEquals(5, lines.stream().map(line -> line.substring(0, line.indexOf(' '))).distinct().count(),
                 "one controller per adaptive connector, each named: " + lines);
+    }
+
+    /**
+     * The guard's run-queue reading (runQueueTarget) comes from the full handshakes' wall time over their CPU time on
+     * Tomcat's workers: read in a period whose ended full handshakes took 10 ms of CPU or more, as the trace shows.
+     */
+    @Test
+    void fullHandshakesOnTheWorkersTellTheRunQueueThroughTheirStretch() throws Exception {
+        Pattern fields = Pattern.compile(" cpus=(\\S+) .* run_queue=(\\S+) stretch=(\\S+) ");
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (true) {
+                // a burst of new clients, each with its own session cache: full handshakes enough for one period
+                List<Future<Boolean>> burst = new ArrayList<>();
+                for (int i = 0; i < 24; i++) {
+                    burst.add(pool.submit(() -> fullHandshakeAdmitted(adaptivePort)));
+                }
+                long admitted = 0;
+                for (Future<Boolean> handshake : burst) {
+                    admitted += handshake.get() ? 1 : 0;
+                }
+                Thread.sleep(3 * CONTROL_PERIOD_MILLIS); // the handler writes asynchronously
+                List<String> lines = tomcat.controlTrace().stream()
+                        .filter(line -> line.startsWith("connector=" + adaptiveConnector + " ")).toList();
+                for (String line : lines) {
+                    Matcher m = fields.matcher(line);
+                    assertTrue(m.find(), line);
+                    double stretch = Double.parseDouble(m.group(3));
+                    if (!Double.isNaN(stretch)) {
+                        assertTrue(stretch >= 1, "wall time never under CPU time: " + line);
+                        double cpus = Double.parseDouble(m.group(1));
+                        assertEquals(cpus * (stretch - 1), Double.parseDouble(m.group(2)), 0.02,
+                                "threads waiting = cpus × (stretch − 1): " + line);
+                        return;
+                    }
+                }
+                assertTrue(System.nanoTime() < deadline, "no period read a stretch (last burst: " + admitted
+                        + " of 24 admitted): " + lines);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** A full TLS 1.3 handshake of a client with a session cache of its own; false when refused. */
+    private static boolean fullHandshakeAdmitted(int port) throws Exception {
+        SSLSocketFactory factory = keystore.clientContext("TLSv1.3").getSocketFactory();
+        try (SSLSocket tls = (SSLSocket) factory.createSocket("127.0.0.1", port)) {
+            tls.setSoTimeout(10_000);
+            tls.startHandshake();
+            return true;
+        } catch (IOException refused) {
+            return false;
+        }
     }
 
     @Test
