@@ -164,8 +164,10 @@ final class ControlLaw {
     /**
      * How long the period's work queued, as the guard compares it with its target: the new connections' mean wait for
      * a worker, or, with a run-queue target and when more, the CPUs' run queue expressed on the same scale (at
-     * {@code runQueueTargetPerCpu} threads waiting per CPU it equals the target, and the target's warm-up allowance
-     * stretches both alike). Why both: on workers that share the CPUs an overload shows as every runnable worker
+     * {@code runQueueTargetPerCpu} threads waiting per CPU it equals the target, warm-up allowance or not: the
+     * allowance is for connections queued behind compilation, and held a run-queue target of 3 at 24–30 through
+     * three-minute runs of fresh servers whose JIT compiled at 0.08–0.10 of the CPU, 10–12 threads waiting and page
+     * p99s of 246–510 ms against 81–182 ms without it, docs/benchmarks.md section 4, 2026-12-07). Why both: on workers that share the CPUs an overload shows as every runnable worker
      * waiting for a CPU, which the wait for a worker does not see; a queue of connections for a worker, which the
      * run queue does not see, is the other half. Negative when neither was measured (no connection started, no
      * run-queue target, or too few full handshakes to read the run queue from).
@@ -177,8 +179,9 @@ final class ControlLaw {
         if (!(runQueueTargetPerCpu > 0) || !(waiting >= 0) || !(m.cpus() > 0)) {
             return delay;
         }
-        double runQueueTarget = runQueueTargetPerCpu * m.cpus() * (delayTargetNanos / queueDelayTargetNanos);
-        return Math.max(delay, delayTargetNanos * waiting / runQueueTarget);
+        // No warm-up allowance here: the compiler adds its one or two threads to the run queue, not a multiple of it,
+        // and a run queue over its target makes every page wait that many turns, compiled or not.
+        return Math.max(delay, delayTargetNanos * waiting / (runQueueTargetPerCpu * m.cpus()));
     }
 
     /** The rate the CPU model allows in state {@code s}, before the guard: new full handshakes per second. */

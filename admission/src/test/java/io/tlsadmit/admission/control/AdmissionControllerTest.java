@@ -185,6 +185,33 @@ class AdmissionControllerTest {
     }
 
     @Test
+    void whileTheJvmCompilesTheRunQueueTargetIsNotStretchedAsTheWaitForAWorkersIs() {
+        AdmissionController controller = controller(1);
+        AtomicLong processCpu = new AtomicLong();
+        AtomicLong compiling = new AtomicLong();
+        controller.setProcessCpuTime(processCpu::get);
+        controller.setTransientCpuTime(compiling::get);
+        controller.setRunQueueTarget(3);
+
+        // the JIT at a tenth of the CPU: connections may wait for a worker up to ten times the target meanwhile
+        long delay = TimeUnit.MILLISECONDS.toNanos(5 * AdmissionController.DEFAULT_QUEUE_DELAY_TARGET_MILLIS);
+        controller.recordQueueDelay(delay);
+        processCpu.addAndGet(250_000_000);
+        compiling.addAndGet(25_000_000);
+        assertEquals(1.0, tickAfter(controller, 250).guardFactor(), 1e-9,
+                "five times the worker-wait target while compiling: tolerated");
+
+        // but five threads waiting for the CPU make every page wait five turns, compiled code or not
+        for (int i = 0; i < 4; i++) {
+            controller.handshakeCompleted(FULL, TLS13, 5_000_000, 30_000_000);
+        }
+        controller.recordQueueDelay(delay);
+        processCpu.addAndGet(250_000_000);
+        compiling.addAndGet(25_000_000);
+        assertEquals(FeedbackGuard.DECREASE, tickAfter(controller, 250).guardFactor(), 1e-9);
+    }
+
+    @Test
     void theStretchIsReadOnlyFromEnoughFullHandshakesAndNeverFromResumptions() {
         AdmissionController controller = controller(1);
         AtomicLong processCpu = new AtomicLong();
