@@ -106,7 +106,7 @@ final class ControlLaw {
         double fullCpus = m.usedCpus() - m.busyCpus();
         double room = fullCpus > 0 ? (m.cpus() * targetUtilization - m.busyCpus()) / fullCpus : Double.NaN;
         double delayTarget = queueDelayTarget(m, queueDelayTargetNanos);
-        double delay = queueing(m, delayTarget, queueDelayTargetNanos, runQueueTargetPerCpu);
+        double delay = queueing(m, delayTarget, runQueueTargetPerCpu);
         // The work let in during the period against the CPUs: clearly below them, the queue drains whatever
         // its delays still say (they are the delays of connections queued before, and keep rising for a while).
         // "Clearly": the admitted clients' follow-up requests are not in it yet.
@@ -164,23 +164,24 @@ final class ControlLaw {
     /**
      * How long the period's work queued, as the guard compares it with its target: the new connections' mean wait for
      * a worker, or, with a run-queue target and when more, the CPUs' run queue expressed on the same scale (at
-     * {@code runQueueTargetPerCpu} threads waiting per CPU it equals the target, warm-up allowance or not: the
-     * allowance is for connections queued behind compilation, and held a run-queue target of 3 at 24–30 through
-     * three-minute runs of fresh servers whose JIT compiled at 0.08–0.10 of the CPU, 10–12 threads waiting and page
-     * p99s of 246–510 ms against 81–182 ms without it, docs/benchmarks.md section 4, 2026-12-07). Why both: on workers that share the CPUs an overload shows as every runnable worker
-     * waiting for a CPU, which the wait for a worker does not see; a queue of connections for a worker, which the
-     * run queue does not see, is the other half. Negative when neither was measured (no connection started, no
-     * run-queue target, or too few full handshakes to read the run queue from).
+     * {@code runQueueTargetPerCpu} threads waiting per CPU it equals {@code delayTargetNanos}). Why both: on workers
+     * that share the CPUs an overload shows as every runnable worker waiting for a CPU, which the wait for a worker
+     * does not see; a queue of connections for a worker, which the run queue does not see, is the other half.
+     * Negative when neither was measured (no connection started, no run-queue target, or too few full handshakes to
+     * read the run queue from).
+     *
+     * <p>The run queue's target is not stretched by the warm-up allowance ({@link #queueDelayTarget}): the allowance is
+     * for connections queued behind compilation, while the compiler adds its one or two threads to the run queue, not
+     * a multiple of it. Stretched, a target of 3 was held at 24–30 through three-minute runs of fresh servers whose
+     * JIT compiled at 0.08–0.10 of the CPU: 10–12 threads waiting, page p99 246–510 ms, against 81–182 ms once not
+     * (docs/benchmarks.md section 4, 2026-12-07).
      */
-    static double queueing(PeriodMeasurement m, double delayTargetNanos, double queueDelayTargetNanos,
-                           double runQueueTargetPerCpu) {
+    static double queueing(PeriodMeasurement m, double delayTargetNanos, double runQueueTargetPerCpu) {
         double delay = m.meanQueueDelayNanos();
         double waiting = m.waitingThreads();
         if (!(runQueueTargetPerCpu > 0) || !(waiting >= 0) || !(m.cpus() > 0)) {
             return delay;
         }
-        // No warm-up allowance here: the compiler adds its one or two threads to the run queue, not a multiple of it,
-        // and a run queue over its target makes every page wait that many turns, compiled or not.
         return Math.max(delay, delayTargetNanos * waiting / (runQueueTargetPerCpu * m.cpus()));
     }
 
