@@ -101,6 +101,12 @@ final class AdaptiveBudget implements AdaptiveBudgetMXBean {
     }
 
     @Override
+    public double getCpuThreadsWaiting() {
+        ControlDecision decision = controller.lastDecision();
+        return decision == null || Double.isNaN(decision.threadsWaiting()) ? -1 : decision.threadsWaiting();
+    }
+
+    @Override
     public double getNewClientCostMicros() {
         ControlDecision decision = controller.lastDecision();
         return decision == null || Double.isNaN(decision.newClientCostNanos()) ? -1 : decision.newClientCostNanos() / 1_000;

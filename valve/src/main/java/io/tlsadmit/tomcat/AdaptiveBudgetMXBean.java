@@ -76,6 +76,12 @@ public interface AdaptiveBudgetMXBean {
     /** CPUs the JIT compiler threads used in the last period: transient, not counted as load. */
     double getCompilerCpus();
 
+    /**
+     * Threads that waited for a CPU in the last period, on average, read from the full handshakes' wall time over
+     * their CPU time (what {@code runQueueTarget} is compared with, per CPU); -1 when too few full handshakes ended.
+     */
+    double getCpuThreadsWaiting();
+
     double getTargetUtilization();
 
     void setTargetUtilization(double utilization);

@@ -161,6 +161,12 @@ class AdaptiveBudgetIT {
                         double cpus = Double.parseDouble(m.group(1));
                         assertEquals(cpus * (stretch - 1), Double.parseDouble(m.group(2)), 0.02,
                                 "threads waiting = cpus × (stretch − 1): " + line);
+                        // periods without a full handshake since: exported as not measured, not as 0 waiting
+                        Thread.sleep(3 * CONTROL_PERIOD_MILLIS);
+                        PrometheusScrape metrics = scrape();
+                        assertEquals(5, metrics.series("tlsadmit_cpu_threads_waiting"), "one per adaptive connector");
+                        assertTrue(Double.isNaN(adaptive(metrics, "tlsadmit_cpu_threads_waiting")), metrics.text());
+                        assertEquals(-1, adaptiveBudget(adaptivePort).getCpuThreadsWaiting());
                         return;
                     }
                 }

@@ -26,6 +26,8 @@ import io.tlsadmit.admission.cpu.CpuAllocation;
  * @param correctionCpus             the control law's learned correction to the model, in CPUs
  * @param newClientCostNanos         CPU one admitted new client costs in all, its session included
  *                                   ({@link SessionCost}); NaN until learned
+ * @param threadsWaiting             threads waiting for a CPU in the period, as the full handshakes' stretch tells
+ *                                   it ({@link PeriodMeasurement#waitingThreads}); NaN when too few ended
  */
 public record ControlDecision(long atNanos, double cpusAllocated, CpuAllocation.Source cpuSource,
                               double fullHandshakeCostNanos, boolean costMeasured,
@@ -33,5 +35,5 @@ public record ControlDecision(long atNanos, double cpusAllocated, CpuAllocation.
                               double modelFullHandshakesPerSecond, double guardFactor,
                               double meanQueueDelayNanos, double fullHandshakesPerSecond, long burst,
                               double cpusRequested, double transientCpus, double usedCpus,
-                              double correctionCpus, double newClientCostNanos) {
+                              double correctionCpus, double newClientCostNanos, double threadsWaiting) {
 }

@@ -173,7 +173,9 @@ class AdmissionControllerTest {
         }
         controller.recordQueueDelay(TimeUnit.MILLISECONDS.toNanos(1));
         processCpu.addAndGet(250_000_000);
-        assertEquals(1.0, tickAfter(controller, 250).guardFactor(), 1e-9, "two waiting: under 3");
+        ControlDecision twoWaiting = tickAfter(controller, 250);
+        assertEquals(1.0, twoWaiting.guardFactor(), 1e-9, "two waiting: under 3");
+        assertEquals(2, twoWaiting.threadsWaiting(), 1e-9);
 
         // the same handshakes now took 30 ms: five threads waited with each
         for (int i = 0; i < 4; i++) {
@@ -227,7 +229,9 @@ class AdmissionControllerTest {
         controller.handshakeCompleted(FULL, TLS13, AdmissionController.MIN_STRETCH_CPU_NANOS / 2, 500_000_000);
         controller.recordQueueDelay(TimeUnit.MILLISECONDS.toNanos(1));
         processCpu.addAndGet(250_000_000);
-        assertEquals(1.0, tickAfter(controller, 250).guardFactor(), 1e-9);
+        ControlDecision unread = tickAfter(controller, 250);
+        assertEquals(1.0, unread.guardFactor(), 1e-9);
+        assertTrue(Double.isNaN(unread.threadsWaiting()), "not measured, not 0 waiting");
     }
 
     @Test

@@ -82,6 +82,10 @@ final class AdaptiveMetrics {
         gauge(registry, connector, controller, "tlsadmit.cpus.busy",
                 "CPUs used by everything but new full handshakes (resumptions, requests, GC, JIT)",
                 c -> busyCpus(c.lastDecision()));
+        gauge(registry, connector, controller, "tlsadmit.cpu.threads.waiting",
+                "Threads that waited for a CPU in the last control period, on average, read from the full handshakes'"
+                        + " wall time over their CPU time (runQueueTarget's input, per CPU); NaN when too few ended",
+                c -> threadsWaiting(c.lastDecision()));
         gauge(registry, connector, controller, "tlsadmit.full.handshake.cost.seconds",
                 "CPU time of one full handshake as the controller divides by: the smoothed measured cost, or"
                         + " initialFullHandshakeCost before the first is measured (NaN before the first period)",
@@ -151,6 +155,10 @@ final class AdaptiveMetrics {
 
     private static double queueDelaySeconds(ControlDecision decision) {
         return decision == null || decision.meanQueueDelayNanos() < 0 ? Double.NaN : decision.meanQueueDelayNanos() / 1e9;
+    }
+
+    private static double threadsWaiting(ControlDecision decision) {
+        return decision == null ? Double.NaN : decision.threadsWaiting();
     }
 
     private static double busyCpus(ControlDecision decision) {
