@@ -160,6 +160,13 @@ class AdmissionControllerTest {
                         + "sessions");
     }
 
+    /** Four full handshakes of 5 ms of CPU each ended, each over {@code wallMillis} of wall time. */
+    private static void fourFullHandshakesOver(AdmissionController controller, long wallMillis) {
+        for (int i = 0; i < 4; i++) {
+            controller.handshakeCompleted(FULL, TLS13, 5_000_000, wallMillis * 1_000_000);
+        }
+    }
+
     @Test
     void withARunQueueTargetOfThreeTheFullHandshakesStretchCutsLikeAQueueOfConnections() {
         AdmissionController controller = controller(1);
@@ -168,9 +175,7 @@ class AdmissionControllerTest {
         controller.setRunQueueTarget(3);
 
         // four handshakes of 5 ms of CPU each took 15 ms of wall time: two threads waited beside each
-        for (int i = 0; i < 4; i++) {
-            controller.handshakeCompleted(FULL, TLS13, 5_000_000, 15_000_000);
-        }
+        fourFullHandshakesOver(controller, 15);
         controller.recordQueueDelay(TimeUnit.MILLISECONDS.toNanos(1));
         processCpu.addAndGet(250_000_000);
         ControlDecision twoWaiting = tickAfter(controller, 250);
@@ -178,9 +183,7 @@ class AdmissionControllerTest {
         assertEquals(2, twoWaiting.threadsWaiting(), 1e-9);
 
         // the same handshakes now took 30 ms: five threads waited with each
-        for (int i = 0; i < 4; i++) {
-            controller.handshakeCompleted(FULL, TLS13, 5_000_000, 30_000_000);
-        }
+        fourFullHandshakesOver(controller, 30);
         controller.recordQueueDelay(TimeUnit.MILLISECONDS.toNanos(1));
         processCpu.addAndGet(250_000_000);
         assertEquals(FeedbackGuard.DECREASE, tickAfter(controller, 250).guardFactor(), 1e-9);
@@ -204,9 +207,7 @@ class AdmissionControllerTest {
                 "five times the worker-wait target while compiling: tolerated");
 
         // but five threads waiting for the CPU make every page wait five turns, compiled code or not
-        for (int i = 0; i < 4; i++) {
-            controller.handshakeCompleted(FULL, TLS13, 5_000_000, 30_000_000);
-        }
+        fourFullHandshakesOver(controller, 30);
         controller.recordQueueDelay(delay);
         processCpu.addAndGet(250_000_000);
         compiling.addAndGet(25_000_000);
@@ -240,9 +241,7 @@ class AdmissionControllerTest {
         AtomicLong processCpu = new AtomicLong();
         controller.setProcessCpuTime(processCpu::get);
         assertEquals(0, controller.getRunQueueTarget(), "off by default");
-        for (int i = 0; i < 4; i++) {
-            controller.handshakeCompleted(FULL, TLS13, 5_000_000, 100_000_000); // 19 threads waiting with each
-        }
+        fourFullHandshakesOver(controller, 100); // 19 threads waiting with each
         controller.recordQueueDelay(TimeUnit.MILLISECONDS.toNanos(1));
         processCpu.addAndGet(250_000_000);
         assertEquals(1.0, tickAfter(controller, 250).guardFactor(), 1e-9);
