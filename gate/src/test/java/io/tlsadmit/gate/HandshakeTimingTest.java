@@ -164,7 +164,8 @@ class HandshakeTimingTest {
         assertEquals(8 * MS, connection.handshakeWallNanos());
         connection.addHandshakeCpu(MS); // a delegated task on a low-priority thread: no wall time of this thread's
         assertEquals(6 * MS, connection.handshakeCpuNanos());
-        assertEquals(0, connection.handshakeWallNanos(), "the stretch of a handshake partly timed elsewhere is unknown");
+        assertEquals(0, connection.handshakeWallNanos(),
+                "the stretch of a handshake partly timed elsewhere is unknown");
         connection.addHandshakeStep(2 * MS, 4 * MS);
         assertEquals(0, connection.handshakeWallNanos(), "and stays unknown");
 

@@ -313,7 +313,8 @@ public final class AdmissionController implements HandshakeBudget {
         PeriodMeasurement measurement = new PeriodMeasurement(elapsed, cpus.cpus(), fullCost, busy, used,
                 transientCpu / (double) elapsed, measured ? delta.granted * fullCost / elapsed : Double.NaN,
                 delta.granted * 1e9 / elapsed, meanDelay,
-                delta.refused > 0, delta.stretchCpu >= MIN_STRETCH_CPU_NANOS ? delta.stretchWall / (double) delta.stretchCpu : Double.NaN);
+                delta.refused > 0,
+                delta.stretchCpu >= MIN_STRETCH_CPU_NANOS ? delta.stretchWall / (double) delta.stretchCpu : Double.NaN);
 
         double target = targetUtilization;
         state = ControlLaw.next(state, measurement, target, TimeUnit.MILLISECONDS.toNanos(queueDelayTargetMillis),

@@ -43,12 +43,14 @@ final class ControlTrace {
     static String line(String name, ControlDecision d, PeriodMeasurement m) {
         return String.format(Locale.ROOT, "connector=%s t=%d period_ms=%.1f cpus=%.3f cpu_source=%s used=%.3f"
                         + " busy=%.3f busy_smoothed=%.3f compiler=%.3f admitted_per_s=%.1f binding=%b"
-                        + " queue_delay_ms=%.1f run_queue=%.2f stretch=%.3f cost_ms=%.3f cost_measured=%b client_cost_ms=%.3f"
+                        + " queue_delay_ms=%.1f run_queue=%.2f stretch=%.3f cost_ms=%.3f cost_measured=%b"
+                        + " client_cost_ms=%.3f"
                         + " correction=%.3f model_rate=%.1f guard=%.3f rate=%.1f burst=%d",
                 name.isEmpty() ? "-" : name, d.atNanos(), m.periodNanos() / 1e6, d.cpusAllocated(), d.cpuSource(),
                 m.usedCpus(), m.busyCpus(), d.busyCpus(), m.transientCpus(), m.admittedFullPerSecond(),
                 m.budgetBinding(), m.meanQueueDelayNanos() < 0 ? -1 : m.meanQueueDelayNanos() / 1e6,
-                m.waitingThreads(), m.handshakeStretch(), d.fullHandshakeCostNanos() / 1e6, d.costMeasured(), d.newClientCostNanos() / 1e6,
+                m.waitingThreads(), m.handshakeStretch(), d.fullHandshakeCostNanos() / 1e6, d.costMeasured(),
+                d.newClientCostNanos() / 1e6,
                 d.correctionCpus(), d.modelFullHandshakesPerSecond(), d.guardFactor(), d.fullHandshakesPerSecond(),
                 d.burst());
     }

@@ -99,8 +99,8 @@ class ControlTraceTest {
             fields.put(kv[0], kv[1]);
         }
         assertEquals(List.of("connector", "t", "period_ms", "cpus", "cpu_source", "used", "busy", "busy_smoothed",
-                "compiler", "admitted_per_s", "binding", "queue_delay_ms", "run_queue", "stretch", "cost_ms", "cost_measured",
-                "client_cost_ms", "correction", "model_rate", "guard", "rate", "burst"),
+                "compiler", "admitted_per_s", "binding", "queue_delay_ms", "run_queue", "stretch", "cost_ms",
+                "cost_measured", "client_cost_ms", "correction", "model_rate", "guard", "rate", "burst"),
                 List.of(lines.get(0).replaceAll("=\\S*", "").split(" ")));
         assertEquals("https-jsse-nio-8443", fields.get("connector"));
         assertEquals("250.0", fields.get("period_ms"));
