@@ -232,9 +232,12 @@ public final class Experiment {
         int flashStart = SERVER_START_SECONDS + 5 + stepSeconds(window) + warmUp;
         progress.plan(flashStart);
         freshData();
-        Map<String, String> gateAttributes = start == ServerStart.WARM_UP_REQUESTS && warmUp > 0
-                ? Map.of("warmUpRequests", String.join(",", RUBIS_WARM_UP_PAGES), "warmUpSeconds", Integer.toString(warmUp))
-                : Map.of();
+        Map<String, String> gateAttributes = new java.util.LinkedHashMap<>();
+        if (start == ServerStart.WARM_UP_REQUESTS && warmUp > 0) {
+            gateAttributes.put("warmUpRequests", String.join(",", RUBIS_WARM_UP_PAGES));
+            gateAttributes.put("warmUpSeconds", Integer.toString(warmUp));
+        }
+        gateAttributes.putAll(options.gateAttributes());
         progress.log("starting %s server for the flash crowd (%s)", mode.label(), switch (start) {
             case COLD -> "cold: no warm-up";
             case WARM -> "warm: " + SERVER_WARMUP_RATE + " users/s for " + warmUp + " s first";
@@ -725,7 +728,8 @@ public final class Experiment {
         progress.log("starting %s server%s", mode.label(), mode == Mode.STATIC
                 ? String.format(Locale.ROOT, " (budget %.1f full handshakes/s)", staticBudget)
                 : mode.haproxy() ? " (" + mode.rateSetting() + " " + haproxyRate + ")" : "");
-        RubisServer server = RubisServer.start(mode, setup, staticBudget, haproxyRate, haproxyThreads);
+        RubisServer server = RubisServer.start(mode, setup, staticBudget, haproxyRate, haproxyThreads,
+                options.gateAttributes());
         // numbered as the server's first run, so it sorts beside the runs it covers
         server.keepControlTraceAt(out.resolve("runs").resolve(String.format(Locale.ROOT, "control-trace-%03d-%s%s.log",
                 stepNumber + 1, mode.label(), workload.chartSuffix())));

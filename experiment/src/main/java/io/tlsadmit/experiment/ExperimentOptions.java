@@ -42,6 +42,7 @@ public record ExperimentOptions(
         ServerStart flashCrowdStart,
         int connectionsPerUser,
         int sourceAddresses,
+        java.util.Map<String, String> gateAttributes,
         Path out,
         boolean resume,
         boolean quick) {
@@ -99,6 +100,8 @@ public record ExperimentOptions(
               --source-addresses N    users connect from N loopback addresses 127.0.x.y, one per user, round
                                       robin (default 8128); 0: all from 127.0.0.1, and the gate's session grace
                                       is then set to --connections-per-user
+              --gate-attribute N=V    a connector attribute of every gated mode's server, over the mode's own
+                                      (repeatable), e.g. runQueueTarget=5 with --modes adaptive-runqueue
               --out DIR               results (default docs/results/<date>[-quick])
               --resume                keep the steps already in DIR/steps.csv: the knee search and modes swept
                                       there are not run again (after an interrupted run)
@@ -109,7 +112,8 @@ public record ExperimentOptions(
             "--start-rate", "--knee-resolution", "--step-seconds", "--warmup-seconds", "--drain-seconds", "--server-warmup-seconds", "--db", "--scale", "--key",
             "--tls", "--mix", "--server-cpus", "--think-scale", "--pages", "--cpu-change-seconds", "--cpu-change-kind", "--maxsslrate", "--out",
             "--reject-rate", "--new-hello-rate",
-            "--flash-crowd-seconds", "--flash-crowd-start", "--connections-per-user", "--source-addresses");
+            "--flash-crowd-seconds", "--flash-crowd-start", "--connections-per-user", "--source-addresses",
+            "--gate-attribute");
 
     public static ExperimentOptions parse(String[] args) {
         boolean quick = List.of(args).contains("--quick");
@@ -148,6 +152,7 @@ public record ExperimentOptions(
         int newHelloRate = 0;
         Path out = null;
         boolean resume = false;
+        java.util.Map<String, String> gateAttributes = new java.util.LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
             switch (option) {
@@ -199,6 +204,15 @@ public record ExperimentOptions(
                         case "--reject-rate" -> rejectRate = whole(option, value, 1);
                         case "--new-hello-rate" -> newHelloRate = whole(option, value, 1);
                         case "--out" -> out = Path.of(value);
+                        case "--gate-attribute" -> {
+                            int equals = value.indexOf('=');
+                            if (equals <= 0 || !value.substring(0, equals).matches("[A-Za-z][A-Za-z0-9]*")) {
+                                throw new IllegalArgumentException(
+                                        "--gate-attribute must be NAME=VALUE with a connector attribute's name, got '"
+                                                + value + "'");
+                            }
+                            gateAttributes.put(value.substring(0, equals), value.substring(equals + 1));
+                        }
                         default -> throw new AssertionError(option);
                     }
                 }
@@ -225,7 +239,7 @@ public record ExperimentOptions(
         return new ExperimentOptions(List.copyOf(modes), multipliers, rates, knee, startRate, kneeResolution, stepSeconds,
                 warmupSeconds, drainSeconds, serverWarmupSeconds, database, scale, key, mixes, tlsVersions, thinkTimeScale,
                 pages, cpuChange, cpuChangeSeconds, cpuChangeKinds, serverCpus, maxSslRate, rejectRate, newHelloRate, flashCrowd, flashCrowdSeconds, flashCrowdStart,
-                connectionsPerUser, sourceAddresses, out, resume, quick);
+                connectionsPerUser, sourceAddresses, java.util.Map.copyOf(gateAttributes), out, resume, quick);
     }
 
     /** A HAProxy mode's rate as given ({@code --maxsslrate}, {@code --reject-rate}, {@code --new-hello-rate}), 0 if to be swept. */

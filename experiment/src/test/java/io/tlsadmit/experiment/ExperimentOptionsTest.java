@@ -94,6 +94,18 @@ class ExperimentOptionsTest {
         assertThrows(ExperimentOptions.HelpRequested.class, () -> ExperimentOptions.parse(new String[] {"--help"}));
     }
 
+    @Test
+    void gateAttributesAreRepeatableNameValuePairsTheLastOfANameWinning() {
+        assertTrue(ExperimentOptions.parse(new String[0]).gateAttributes().isEmpty());
+        ExperimentOptions o = ExperimentOptions.parse(new String[] {"--modes", "adaptive-runqueue",
+                "--gate-attribute", "runQueueTarget=5", "--gate-attribute", "warmUpRequests=/a,/b",
+                "--gate-attribute", "runQueueTarget=8"});
+        assertEquals(java.util.Map.of("runQueueTarget", "8", "warmUpRequests", "/a,/b"), o.gateAttributes());
+        assertEquals("--gate-attribute must be NAME=VALUE with a connector attribute's name, got '=5'",
+                error("--gate-attribute", "=5"));
+        assertTrue(error("--gate-attribute", "runQueueTarget").startsWith("--gate-attribute must be NAME=VALUE"));
+    }
+
     private static String error(String... args) {
         return assertThrows(IllegalArgumentException.class, () -> ExperimentOptions.parse(args)).getMessage();
     }
