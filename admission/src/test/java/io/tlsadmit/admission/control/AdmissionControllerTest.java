@@ -167,6 +167,13 @@ class AdmissionControllerTest {
         }
     }
 
+    /** A period of 250 ms with the one CPU fully used, in which new connections waited {@code queueDelayNanos}. */
+    private ControlDecision busyPeriod(AdmissionController controller, AtomicLong processCpu, long queueDelayNanos) {
+        controller.recordQueueDelay(queueDelayNanos);
+        processCpu.addAndGet(250_000_000);
+        return tickAfter(controller, 250);
+    }
+
     @Test
     void withARunQueueTargetOfThreeTheFullHandshakesStretchCutsLikeAQueueOfConnections() {
         AdmissionController controller = controller(1);
@@ -176,17 +183,14 @@ class AdmissionControllerTest {
 
         // four handshakes of 5 ms of CPU each took 15 ms of wall time: two threads waited beside each
         fourFullHandshakesOver(controller, 15);
-        controller.recordQueueDelay(TimeUnit.MILLISECONDS.toNanos(1));
-        processCpu.addAndGet(250_000_000);
-        ControlDecision twoWaiting = tickAfter(controller, 250);
+        ControlDecision twoWaiting = busyPeriod(controller, processCpu, TimeUnit.MILLISECONDS.toNanos(1));
         assertEquals(1.0, twoWaiting.guardFactor(), 1e-9, "two waiting: under 3");
         assertEquals(2, twoWaiting.threadsWaiting(), 1e-9);
 
         // the same handshakes now took 30 ms: five threads waited with each
         fourFullHandshakesOver(controller, 30);
-        controller.recordQueueDelay(TimeUnit.MILLISECONDS.toNanos(1));
-        processCpu.addAndGet(250_000_000);
-        assertEquals(FeedbackGuard.DECREASE, tickAfter(controller, 250).guardFactor(), 1e-9);
+        assertEquals(FeedbackGuard.DECREASE,
+                busyPeriod(controller, processCpu, TimeUnit.MILLISECONDS.toNanos(1)).guardFactor(), 1e-9);
     }
 
     @Test
@@ -200,18 +204,14 @@ class AdmissionControllerTest {
 
         // the JIT at a tenth of the CPU: connections may wait for a worker up to ten times the target meanwhile
         long delay = TimeUnit.MILLISECONDS.toNanos(5 * AdmissionController.DEFAULT_QUEUE_DELAY_TARGET_MILLIS);
-        controller.recordQueueDelay(delay);
-        processCpu.addAndGet(250_000_000);
         compiling.addAndGet(25_000_000);
-        assertEquals(1.0, tickAfter(controller, 250).guardFactor(), 1e-9,
+        assertEquals(1.0, busyPeriod(controller, processCpu, delay).guardFactor(), 1e-9,
                 "five times the worker-wait target while compiling: tolerated");
 
         // but five threads waiting for the CPU make every page wait five turns, compiled code or not
         fourFullHandshakesOver(controller, 30);
-        controller.recordQueueDelay(delay);
-        processCpu.addAndGet(250_000_000);
         compiling.addAndGet(25_000_000);
-        assertEquals(FeedbackGuard.DECREASE, tickAfter(controller, 250).guardFactor(), 1e-9);
+        assertEquals(FeedbackGuard.DECREASE, busyPeriod(controller, processCpu, delay).guardFactor(), 1e-9);
     }
 
     @Test
@@ -228,9 +228,7 @@ class AdmissionControllerTest {
         controller.handshakeCompleted(FULL, TLS13, 20_000_000, 0);
         // one full handshake under the minimum, preempted for long: too little to stand for the period
         controller.handshakeCompleted(FULL, TLS13, AdmissionController.MIN_STRETCH_CPU_NANOS / 2, 500_000_000);
-        controller.recordQueueDelay(TimeUnit.MILLISECONDS.toNanos(1));
-        processCpu.addAndGet(250_000_000);
-        ControlDecision unread = tickAfter(controller, 250);
+        ControlDecision unread = busyPeriod(controller, processCpu, TimeUnit.MILLISECONDS.toNanos(1));
         assertEquals(1.0, unread.guardFactor(), 1e-9);
         assertTrue(Double.isNaN(unread.threadsWaiting()), "not measured, not 0 waiting");
     }
@@ -242,9 +240,7 @@ class AdmissionControllerTest {
         controller.setProcessCpuTime(processCpu::get);
         assertEquals(0, controller.getRunQueueTarget(), "off by default");
         fourFullHandshakesOver(controller, 100); // 19 threads waiting with each
-        controller.recordQueueDelay(TimeUnit.MILLISECONDS.toNanos(1));
-        processCpu.addAndGet(250_000_000);
-        assertEquals(1.0, tickAfter(controller, 250).guardFactor(), 1e-9);
+        assertEquals(1.0, busyPeriod(controller, processCpu, TimeUnit.MILLISECONDS.toNanos(1)).guardFactor(), 1e-9);
     }
 
     @Test
