@@ -274,6 +274,15 @@ public final class ConnectorGate {
         budget.recordQueueDelay(waitedNanos);
     }
 
+    /**
+     * An admitted new client's handshake work waited {@code queuedNanos} for one of the threads that run it apart
+     * from the workers ({@code fullHandshakeNice}): a queue for the CPU that the run queue no longer shows, so the
+     * adaptive budget's guard watches it with the wait for a worker.
+     */
+    public void handshakeQueued(long queuedNanos) {
+        budget.recordQueueDelay(queuedNanos);
+    }
+
     /** The client went away, or ran out of time, before its ClientHello was complete. */
     public void abandoned(ConnectionAdmission connection) {
         connection.decided(Verdict.INCOMPLETE, Decision.REFUSED, false);

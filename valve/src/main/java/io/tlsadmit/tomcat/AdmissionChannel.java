@@ -398,15 +398,19 @@ final class AdmissionChannel extends SecureNioChannel {
         LowPriorityHandshakes lowPriority = endpoint.lowPriorityHandshakes();
         if (lowPriority != null && !handshakeComplete && !drivesByThread && isNewFullHandshake()) {
             SSLEngine engine = sslEngine;
-            long cpu = lowPriority.run(() -> {
+            LowPriorityHandshakes.Step step = lowPriority.run(() -> {
                 Runnable task;
                 while ((task = engine.getDelegatedTask()) != null) {
                     task.run();
                 }
             });
-            if (cpu >= 0) {
+            if (step != null) {
+                // Queued for a thread there, the new client waited for the CPU as it would have in the run queue.
+                gate.handshakeQueued(step.queuedNanos());
                 if (timesHandshakes) {
-                    admission.addHandshakeCpu(cpu); // the worker's own clock, around handshake(), did not see it
+                    // The worker's own clocks, around handshake(), did not see the step: it waited, not runnable.
+                    admission.addHandshakeStep(step.cpuNanos(), step.wallNanos());
+                    stepWallStart += step.queuedNanos() + step.wallNanos();
                 }
                 return engine.getHandshakeStatus();
             }

@@ -116,36 +116,47 @@ public final class LowPriorityHandshakes implements AutoCloseable {
     }
 
     /**
+     * How a step handed over went: how long it queued for one of the threads, then the CPU and the wall time it
+     * took there. The queue is the new clients' wait for the CPU that this class keeps out of the run queue, so the
+     * adaptive budget's guard must see it; the wall time over the CPU time is the run queue the thread met.
+     */
+    public record Step(long queuedNanos, long cpuNanos, long wallNanos) {
+    }
+
+    /**
      * Runs {@code work} on a low-priority thread and waits for it.
      *
-     * @return the CPU time {@code work} took there, in ns (0 where the JVM does not measure thread CPU time); or -1
-     *         if it was not run: the threads are unavailable, closed, or {@code maxWaiting} callers already wait.
-     *         The caller then runs it itself.
+     * @return how it went ({@link Step#cpuNanos} 0 where the JVM does not measure thread CPU time); or null if it
+     *         was not run: the threads are unavailable, closed, or {@code maxWaiting} callers already wait. The
+     *         caller then runs it itself.
      * @throws RuntimeException what {@code work} threw
      */
-    public long run(Runnable work) {
+    public Step run(Runnable work) {
         if (unavailable.get() != null) {
-            return -1;
+            return null;
         }
         if (waiting.incrementAndGet() > maxWaiting) {
             waiting.decrementAndGet();
             overflow.increment();
-            return -1;
+            return null;
         }
         try {
-            Future<Long> done;
+            Future<Step> done;
+            long submitted = System.nanoTime();
             try {
                 done = pool.submit(() -> {
-                    long start = ThreadCpuClock.nanos();
+                    long started = System.nanoTime();
+                    long cpuStart = ThreadCpuClock.nanos();
                     work.run();
-                    return ThreadCpuClock.nanos() - start;
+                    long cpu = ThreadCpuClock.nanos() - cpuStart;
+                    return new Step(started - submitted, cpu, System.nanoTime() - started);
                 });
             } catch (RejectedExecutionException closed) {
-                return -1;
+                return null;
             }
-            long cpu = awaitUninterruptibly(done);
+            Step step = awaitUninterruptibly(done);
             lowPriority.increment();
-            return cpu;
+            return step;
         } finally {
             waiting.decrementAndGet();
         }
@@ -155,7 +166,7 @@ public final class LowPriorityHandshakes implements AutoCloseable {
      * The engine's state depends on the work being finished before the caller goes on, so an interrupt (a server
      * stopping) does not cut the wait short; it is kept for the caller.
      */
-    private static long awaitUninterruptibly(Future<Long> done) {
+    private static Step awaitUninterruptibly(Future<Step> done) {
         boolean interrupted = false;
         try {
             while (true) {

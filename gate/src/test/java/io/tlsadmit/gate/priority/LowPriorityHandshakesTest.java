@@ -2,6 +2,8 @@ package io.tlsadmit.gate.priority;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,7 +31,8 @@ class LowPriorityHandshakesTest {
             int callers = ThreadNiceness.current();
             int[] nice = new int[1];
             Thread[] ranOn = new Thread[1];
-            long cpu = handshakes.run(() -> {
+            long handedOver = System.nanoTime();
+            LowPriorityHandshakes.Step step = handshakes.run(() -> {
                 ranOn[0] = Thread.currentThread();
                 try {
                     nice[0] = ThreadNiceness.current();
@@ -44,9 +47,12 @@ class LowPriorityHandshakesTest {
             assertEquals(19, nice[0]);
             assertNotEquals(Thread.currentThread(), ranOn[0]);
             assertTrue(ranOn[0].getName().startsWith("test-full-handshake-"), ranOn[0].getName());
+            long waited = System.nanoTime() - handedOver;
             if (ThreadCpuClock.isSupported()) {
-                assertTrue(cpu >= TimeUnit.MILLISECONDS.toNanos(20), "cpu " + cpu);
+                assertTrue(step.cpuNanos() >= TimeUnit.MILLISECONDS.toNanos(20), "cpu " + step);
             }
+            assertTrue(step.wallNanos() >= step.cpuNanos(), step.toString());
+            assertTrue(step.queuedNanos() >= 0 && step.queuedNanos() + step.wallNanos() <= waited, step + " in " + waited);
             assertEquals(1, handshakes.lowPriorityRuns());
             assertEquals(callers, ThreadNiceness.current(), "the caller keeps its priority");
         }
@@ -57,7 +63,7 @@ class LowPriorityHandshakesTest {
         try (LowPriorityHandshakes handshakes = LowPriorityHandshakes.start("test", 10, 1)) {
             CountDownLatch running = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
-            CompletableFuture<Long> first = CompletableFuture.supplyAsync(() -> handshakes.run(() -> {
+            CompletableFuture<LowPriorityHandshakes.Step> first = CompletableFuture.supplyAsync(() -> handshakes.run(() -> {
                 running.countDown();
                 try {
                     release.await();
@@ -67,12 +73,12 @@ class LowPriorityHandshakesTest {
             }));
             assertTrue(running.await(30, TimeUnit.SECONDS));
             boolean[] ran = new boolean[1];
-            assertEquals(-1, handshakes.run(() -> ran[0] = true));
+            assertNull(handshakes.run(() -> ran[0] = true));
             assertTrue(!ran[0], "the work was not run: the caller runs it");
             assertEquals(1, handshakes.overflowRuns());
             release.countDown();
-            assertTrue(first.get(30, TimeUnit.SECONDS) >= 0);
-            assertTrue(handshakes.run(() -> { }) >= 0, "one waiting caller again: the threads take it");
+            assertNotNull(first.get(30, TimeUnit.SECONDS));
+            assertNotNull(handshakes.run(() -> { }), "one waiting caller again: the threads take it");
         }
     }
 
@@ -90,7 +96,7 @@ class LowPriorityHandshakesTest {
     void afterCloseTheCallerRunsTheWork() {
         LowPriorityHandshakes handshakes = LowPriorityHandshakes.start("test", 19, 4);
         handshakes.close();
-        assertEquals(-1, handshakes.run(() -> { }));
+        assertNull(handshakes.run(() -> { }));
     }
 
     @Test
