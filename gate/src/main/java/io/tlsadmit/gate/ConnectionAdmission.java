@@ -43,7 +43,7 @@ public final class ConnectionAdmission {
     private boolean costRecorded;
     private boolean renegotiating;
     private long handshakeCpuNanos;
-    /** Wall time of the steps {@link #handshakeCpuNanos} was timed over; -1 once a part of it was timed without. */
+    /** Wall time of the steps {@link #handshakeCpuNanos} was timed over. */
     private long handshakeWallNanos;
     private Timing timing = Timing.UNDECIDED;
     private boolean sessionIdVerified;
@@ -170,25 +170,16 @@ public final class ConnectionAdmission {
         return timing != Timing.UNTIMED;
     }
 
-    /** Adds CPU time the handshake took on another thread than the one timing its steps (no wall time to pair). */
-    public void addHandshakeCpu(long nanos) {
-        if (nanos > 0) {
-            handshakeCpuNanos += nanos;
-            handshakeWallNanos = -1;
-        }
-    }
-
     /**
-     * Adds a step of the handshake timed on the current thread: its CPU time and the wall time it took. A step
-     * never waits for the network (the adapters time non-blocking work only), so its wall time over its CPU time
-     * is how long the thread stood runnable without a CPU: the adaptive budget's reading of the CPUs' run queue.
+     * Adds a step of the handshake timed on the thread that ran it (a worker, or one the work was handed to): its
+     * CPU time and the wall time it took. A step never waits for the network or another thread (the adapters time
+     * non-blocking work only, and leave out a wait for the thread they hand work to), so its wall time over its CPU
+     * time is how long the thread stood runnable without a CPU: the adaptive budget's reading of the run queue.
      */
     public void addHandshakeStep(long cpuNanos, long wallNanos) {
         if (cpuNanos > 0) {
             handshakeCpuNanos += cpuNanos;
-            if (handshakeWallNanos >= 0) {
-                handshakeWallNanos += Math.max(cpuNanos, wallNanos);
-            }
+            handshakeWallNanos += Math.max(cpuNanos, wallNanos);
         }
     }
 
@@ -196,9 +187,9 @@ public final class ConnectionAdmission {
         return handshakeCpuNanos;
     }
 
-    /** The wall time the handshake's timed CPU was spent over; 0 when unknown. */
+    /** The wall time the handshake's timed CPU was spent over. */
     public long handshakeWallNanos() {
-        return Math.max(0, handshakeWallNanos);
+        return handshakeWallNanos;
     }
 
     /**

@@ -269,7 +269,7 @@ class ConnectorGateTest {
         learning.handshakeEnded(connection);
         assertTrue(costs.isEmpty(), "nothing sent yet: nothing to learn");
         learning.serverFlight(connection, HandshakeKind.FULL, 0x0304, clock.get());
-        connection.addHandshakeCpu(4_000_000);
+        connection.addHandshakeStep(4_000_000, 4_000_000);
         learning.handshakeEnded(connection);
         learning.handshakeEnded(connection);
         assertEquals(java.util.List.of(4_000_000L), costs);

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -34,6 +35,7 @@ class FullHandshakePriorityIT {
                 .connector(GatedTomcat.gated("gate", keystore, "1000", "1000")
                         .attribute("budget", "adaptive").attribute("fullHandshakeNice", "19"))
                 .engineXml("<Valve className=\"" + GatedTomcat.VALVE + "\"/>")
+                .controlTrace()
                 .build()
                 .start()) {
             int base = TaskStat.read(TaskStat.ofProcess(tomcat.pid())).nice();
@@ -56,6 +58,17 @@ class FullHandshakePriorityIT {
             long ticks = niceThreadsCpuTicks(tomcat.pid(), 19) - before;
             // 60 signatures (RSA-2048, C1 code) take well over 50 ms: the clock charges them to the lowered threads
             assertTrue(ticks >= 5, "CPU ticks of the nice-19 threads: " + ticks);
+
+            // timed on the thread that ran them, the handshakes still read the run queue (before: NaN in every period)
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            List<String> stretches = List.of();
+            while (stretches.stream().noneMatch(stretch -> Double.parseDouble(stretch) >= 1)
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(250); // the trace's handler writes asynchronously
+                stretches = tomcat.controlTrace().stream()
+                        .map(line -> line.replaceAll(".* stretch=(\\S+) .*", "$1")).toList();
+            }
+            assertTrue(stretches.stream().anyMatch(stretch -> Double.parseDouble(stretch) >= 1), stretches.toString());
         }
     }
 

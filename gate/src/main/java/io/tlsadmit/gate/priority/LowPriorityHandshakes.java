@@ -225,6 +225,11 @@ public final class LowPriorityHandshakes implements AutoCloseable {
         return lowPriority.sum();
     }
 
+    /** Steps handed over that wait for a thread now. */
+    public int queuedSteps() {
+        return pool.getQueue().size();
+    }
+
     /** Handshake steps left to their caller because {@code maxWaiting} callers already waited. */
     public long overflowRuns() {
         return overflow.sum();

@@ -10,8 +10,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tlsadmit.gate.ThreadCpuClock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -79,6 +83,45 @@ class LowPriorityHandshakesTest {
             release.countDown();
             assertNotNull(first.get(30, TimeUnit.SECONDS));
             assertNotNull(handshakes.run(() -> { }), "one waiting caller again: the threads take it");
+        }
+    }
+
+    @Test
+    void workThatFindsEveryThreadBusyReportsHowLongItQueued() throws Exception {
+        int threads = LowPriorityHandshakes.hostCpus();
+        ExecutorService callers = Executors.newFixedThreadPool(threads + 1);
+        try (LowPriorityHandshakes handshakes = LowPriorityHandshakes.start("test", 10, threads + 1)) {
+            CountDownLatch running = new CountDownLatch(threads);
+            CountDownLatch release = new CountDownLatch(1);
+            List<CompletableFuture<LowPriorityHandshakes.Step>> holding = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                holding.add(CompletableFuture.supplyAsync(() -> handshakes.run(() -> {
+                    running.countDown();
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }), callers));
+            }
+            assertTrue(running.await(30, TimeUnit.SECONDS), "every thread busy");
+            CompletableFuture<LowPriorityHandshakes.Step> queued =
+                    CompletableFuture.supplyAsync(() -> handshakes.run(() -> { }), callers);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (handshakes.queuedSteps() == 0 && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            long inQueue = System.nanoTime();
+            Thread.sleep(50);
+            release.countDown();
+            long held = System.nanoTime() - inQueue;
+            LowPriorityHandshakes.Step step = queued.get(30, TimeUnit.SECONDS);
+            assertTrue(step.queuedNanos() >= held, "queued " + step + " behind work held for " + held + " ns");
+            for (CompletableFuture<LowPriorityHandshakes.Step> first : holding) {
+                assertTrue(first.get(30, TimeUnit.SECONDS).wallNanos() >= held, "the holders' wall time");
+            }
+        } finally {
+            callers.shutdownNow();
         }
     }
 
