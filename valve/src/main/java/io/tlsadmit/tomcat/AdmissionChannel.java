@@ -398,7 +398,7 @@ final class AdmissionChannel extends SecureNioChannel {
         LowPriorityHandshakes lowPriority = endpoint.lowPriorityHandshakes();
         if (lowPriority != null && !handshakeComplete && !drivesByThread && isNewFullHandshake()) {
             SSLEngine engine = sslEngine;
-            LowPriorityHandshakes.Step step = lowPriority.run(() -> {
+            LowPriorityHandshakes.Handover step = lowPriority.run(() -> {
                 Runnable task;
                 while ((task = engine.getDelegatedTask()) != null) {
                     task.run();

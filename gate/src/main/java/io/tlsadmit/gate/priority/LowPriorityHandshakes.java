@@ -120,18 +120,18 @@ public final class LowPriorityHandshakes implements AutoCloseable {
      * took there. The queue is the new clients' wait for the CPU that this class keeps out of the run queue, so the
      * adaptive budget's guard must see it; the wall time over the CPU time is the run queue the thread met.
      */
-    public record Step(long queuedNanos, long cpuNanos, long wallNanos) {
+    public record Handover(long queuedNanos, long cpuNanos, long wallNanos) {
     }
 
     /**
      * Runs {@code work} on a low-priority thread and waits for it.
      *
-     * @return how it went ({@link Step#cpuNanos} 0 where the JVM does not measure thread CPU time); or null if it
+     * @return how it went ({@link Handover#cpuNanos} 0 where the JVM does not measure thread CPU time); or null if it
      *         was not run: the threads are unavailable, closed, or {@code maxWaiting} callers already wait. The
      *         caller then runs it itself.
      * @throws RuntimeException what {@code work} threw
      */
-    public Step run(Runnable work) {
+    public Handover run(Runnable work) {
         if (unavailable.get() != null) {
             return null;
         }
@@ -141,7 +141,7 @@ public final class LowPriorityHandshakes implements AutoCloseable {
             return null;
         }
         try {
-            Future<Step> done;
+            Future<Handover> done;
             long submitted = System.nanoTime();
             try {
                 done = pool.submit(() -> {
@@ -149,12 +149,12 @@ public final class LowPriorityHandshakes implements AutoCloseable {
                     long cpuStart = ThreadCpuClock.nanos();
                     work.run();
                     long cpu = ThreadCpuClock.nanos() - cpuStart;
-                    return new Step(started - submitted, cpu, System.nanoTime() - started);
+                    return new Handover(started - submitted, cpu, System.nanoTime() - started);
                 });
             } catch (RejectedExecutionException closed) {
                 return null;
             }
-            Step step = awaitUninterruptibly(done);
+            Handover step = awaitUninterruptibly(done);
             lowPriority.increment();
             return step;
         } finally {
@@ -166,7 +166,7 @@ public final class LowPriorityHandshakes implements AutoCloseable {
      * The engine's state depends on the work being finished before the caller goes on, so an interrupt (a server
      * stopping) does not cut the wait short; it is kept for the caller.
      */
-    private static Step awaitUninterruptibly(Future<Step> done) {
+    private static Handover awaitUninterruptibly(Future<Handover> done) {
         boolean interrupted = false;
         try {
             while (true) {

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tlsadmit.gate.ThreadCpuClock;
+import io.tlsadmit.gate.priority.LowPriorityHandshakes.Handover;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -36,7 +37,7 @@ class LowPriorityHandshakesTest {
             int[] nice = new int[1];
             Thread[] ranOn = new Thread[1];
             long handedOver = System.nanoTime();
-            LowPriorityHandshakes.Step step = handshakes.run(() -> {
+            Handover step = handshakes.run(() -> {
                 ranOn[0] = Thread.currentThread();
                 try {
                     nice[0] = ThreadNiceness.current();
@@ -56,7 +57,8 @@ class LowPriorityHandshakesTest {
                 assertTrue(step.cpuNanos() >= TimeUnit.MILLISECONDS.toNanos(20), "cpu " + step);
             }
             assertTrue(step.wallNanos() >= step.cpuNanos(), step.toString());
-            assertTrue(step.queuedNanos() >= 0 && step.queuedNanos() + step.wallNanos() <= waited, step + " in " + waited);
+            assertTrue(step.queuedNanos() >= 0 && step.queuedNanos() + step.wallNanos() <= waited,
+                    step + " in " + waited);
             assertEquals(1, handshakes.lowPriorityRuns());
             assertEquals(callers, ThreadNiceness.current(), "the caller keeps its priority");
         }
@@ -67,7 +69,7 @@ class LowPriorityHandshakesTest {
         try (LowPriorityHandshakes handshakes = LowPriorityHandshakes.start("test", 10, 1)) {
             CountDownLatch running = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
-            CompletableFuture<LowPriorityHandshakes.Step> first = CompletableFuture.supplyAsync(() -> handshakes.run(() -> {
+            CompletableFuture<Handover> first = CompletableFuture.supplyAsync(() -> handshakes.run(() -> {
                 running.countDown();
                 try {
                     release.await();
@@ -93,7 +95,7 @@ class LowPriorityHandshakesTest {
         try (LowPriorityHandshakes handshakes = LowPriorityHandshakes.start("test", 10, threads + 1)) {
             CountDownLatch running = new CountDownLatch(threads);
             CountDownLatch release = new CountDownLatch(1);
-            List<CompletableFuture<LowPriorityHandshakes.Step>> holding = new ArrayList<>();
+            List<CompletableFuture<Handover>> holding = new ArrayList<>();
             for (int i = 0; i < threads; i++) {
                 holding.add(CompletableFuture.supplyAsync(() -> handshakes.run(() -> {
                     running.countDown();
@@ -105,7 +107,7 @@ class LowPriorityHandshakesTest {
                 }), callers));
             }
             assertTrue(running.await(30, TimeUnit.SECONDS), "every thread busy");
-            CompletableFuture<LowPriorityHandshakes.Step> queued =
+            CompletableFuture<Handover> queued =
                     CompletableFuture.supplyAsync(() -> handshakes.run(() -> { }), callers);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (handshakes.queuedSteps() == 0 && System.nanoTime() < deadline) {
@@ -115,9 +117,9 @@ class LowPriorityHandshakesTest {
             Thread.sleep(50);
             release.countDown();
             long held = System.nanoTime() - inQueue;
-            LowPriorityHandshakes.Step step = queued.get(30, TimeUnit.SECONDS);
+            Handover step = queued.get(30, TimeUnit.SECONDS);
             assertTrue(step.queuedNanos() >= held, "queued " + step + " behind work held for " + held + " ns");
-            for (CompletableFuture<LowPriorityHandshakes.Step> first : holding) {
+            for (CompletableFuture<Handover> first : holding) {
                 assertTrue(first.get(30, TimeUnit.SECONDS).wallNanos() >= held, "the holders' wall time");
             }
         } finally {
