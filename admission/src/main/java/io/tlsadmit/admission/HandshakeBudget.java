@@ -100,7 +100,10 @@ public interface HandshakeBudget {
     default void recordArrival(HandshakeKind predicted) {
     }
 
-    /** How long a new connection waited for a worker before its handshake started, in nanoseconds. */
+    /**
+     * How long work of a new connection waited for a thread, in nanoseconds: for a worker before its handshake
+     * started, or, handed to threads of their own, for one of those.
+     */
     default void recordQueueDelay(long nanos) {
     }
 

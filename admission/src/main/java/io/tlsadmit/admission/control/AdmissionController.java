@@ -52,7 +52,8 @@ import java.util.function.LongSupplier;
  *       at the measured cost of a full handshake, not as other CPU);</li>
  *   <li>{@link #recordArrival}: every new connection with its predicted kind, admitted or not,
  *       for {@link #cpusRequested()};</li>
- *   <li>{@link #recordQueueDelay}: how long a new connection waited for a worker, for the guard;</li>
+ *   <li>{@link #recordQueueDelay}: how long a new connection waited for a worker (or its handshake's work for a
+ *       thread it was handed to), for the guard;</li>
  *   <li>CPU used by everything else: either a cumulative process CPU clock
  *       ({@link #setProcessCpuTime}), from which handshake CPU is subtracted, or explicit
  *       {@link #recordOtherCpu} reports. With a process clock the reports are ignored, so nothing
@@ -223,7 +224,9 @@ public final class AdmissionController implements HandshakeBudget {
 
     /**
      * How long a new connection waited for a worker before its handshake started, in nanoseconds: from
-     * the moment it had bytes to work on, so that a client slow to send is not counted as server queue.
+     * the moment it had bytes to work on, so that a client slow to send is not counted as server queue. Also how
+     * long an admitted new client's handshake work waited for a thread it was handed to (Tomcat's
+     * {@code fullHandshakeNice}): the same queue for the CPU, moved off the workers.
      */
     public void recordQueueDelay(long nanos) {
         queueDelaySum.add(Math.max(0, nanos));
