@@ -115,8 +115,9 @@ class LowPriorityHandshakesTest {
             }
             long inQueue = System.nanoTime();
             Thread.sleep(50);
-            release.countDown();
+            // Read before the release: once released, the queued step may start before this thread runs again.
             long held = System.nanoTime() - inQueue;
+            release.countDown();
             Handover step = queued.get(30, TimeUnit.SECONDS);
             assertTrue(step.queuedNanos() >= held, "queued " + step + " behind work held for " + held + " ns");
             for (CompletableFuture<Handover> first : holding) {
