@@ -8,7 +8,11 @@ import java.util.List;
 /** Command-line options of {@link OverloadBenchmark}; every one has a default that runs the full experiment. */
 record BenchOptions(String server, String engine, List<String> modes, double[] multipliers, int stepSeconds, int warmupSeconds, int serverWarmupSeconds, String key,
                     String tls, int established, double thinkMillis, int workIterations, int timeoutMillis,
-                    int maxConcurrentNewClients, double capacity, boolean cpuChange, int jdk, Path out) {
+                    int maxConcurrentNewClients, double capacity, boolean cpuChange, int jdk, String clientGroups,
+                    Path out) {
+
+    /** {@code --client-groups} value for the JDK's own choice of groups (jdk.tls.namedGroups left unset). */
+    static final String JDK_GROUPS = "jdk";
 
     static final String USAGE = String.join("\n",
             "usage: overload-benchmark [options]",
@@ -29,6 +33,9 @@ record BenchOptions(String server, String engine, List<String> modes, double[] m
             "  --capacity N                  skip calibration: the server's new-client capacity per second",
             "  --cpu-change                  also run 1 -> 2 -> 1 CPUs mid-run per mode",
             "  --jdk 17|25                   JDK running the server",
+            "  --client-groups x25519        the driver's TLS groups (jdk.tls.namedGroups), or jdk for the JDK's;",
+            "                                default x25519, jdk with --key ec (JSSE picks an EC certificate only",
+            "                                for a curve the client offers)",
             "  --out DIR                     results (default docs/results/<date>-overload, Netty:",
             "                                docs/results/<date>-overload-netty-<engine>)");
 
@@ -55,6 +62,7 @@ record BenchOptions(String server, String engine, List<String> modes, double[] m
         double capacity = 0;
         boolean cpuChange = false;
         int jdk = 17;
+        String clientGroups = null;
         Path out = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -83,6 +91,7 @@ record BenchOptions(String server, String engine, List<String> modes, double[] m
                 case "--max-new-in-flight" -> maxNew = Integer.parseInt(v);
                 case "--capacity" -> capacity = Double.parseDouble(v);
                 case "--jdk" -> jdk = Integer.parseInt(v);
+                case "--client-groups" -> clientGroups = v;
                 case "--out" -> out = Path.of(v);
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
@@ -112,7 +121,20 @@ record BenchOptions(String server, String engine, List<String> modes, double[] m
         if (!tls.equals("1.3") && !tls.equals("1.2")) {
             throw new IllegalArgumentException("--tls takes 1.2 or 1.3; not " + tls);
         }
+        // A JDK 17 client sends a key share for its first XDH and its first ECDHE group, x25519 and P-256, and every
+        // new client pays for both key pairs, refused or not: P-256's was about a quarter of the driver's CPU at 8x the
+        // capacity, where the driver ran out of CPU (docs/benchmarks.md section 3, 2026-12-07). The server answers
+        // with x25519 either way.
+        if (clientGroups == null) {
+            clientGroups = key.equals("ec") ? JDK_GROUPS : "x25519";
+        } else if (clientGroups.isBlank()) {
+            throw new IllegalArgumentException("--client-groups takes a list of TLS groups or jdk; it was empty");
+        } else if (key.equals("ec") && !clientGroups.equals(JDK_GROUPS)
+                && !List.of(clientGroups.split(",")).contains("secp256r1")) {
+            throw new IllegalArgumentException("--client-groups must include secp256r1 with --key ec: JSSE serves an"
+                    + " EC certificate only to a client that offers its curve; was " + clientGroups);
+        }
         return new BenchOptions(server, engine, modes, multipliers, stepSeconds, warmupSeconds, serverWarmupSeconds, key, tls, established, think, work,
-                timeout, maxNew, capacity, cpuChange, jdk, out);
+                timeout, maxNew, capacity, cpuChange, jdk, clientGroups, out);
     }
 }

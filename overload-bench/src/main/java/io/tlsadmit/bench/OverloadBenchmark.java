@@ -67,13 +67,17 @@ public final class OverloadBenchmark {
             System.exit(2);
             return;
         }
+        if (!options.clientGroups().equals(BenchOptions.JDK_GROUPS)) {
+            // Read by JSSE once, when it first builds a client configuration: before any context is made.
+            System.setProperty("jdk.tls.namedGroups", options.clientGroups());
+        }
         new OverloadBenchmark(options).run();
     }
 
     private void run() throws Exception {
         CpuPinning.pin(ProcessHandle.current().pid(), "1");
-        log("driver pinned to CPU 1; %s will be pinned to CPU 0; key %s, TLS %s", server.description(),
-                options.key(), options.tls());
+        log("driver pinned to CPU 1; %s will be pinned to CPU 0; key %s, TLS %s, client groups %s",
+                server.description(), options.key(), options.tls(), options.clientGroups());
         double capacity = options.capacity() > 0 ? options.capacity() : calibrate();
         List<OverloadStep> results = new ArrayList<>();
         List<String> timeline = new ArrayList<>();

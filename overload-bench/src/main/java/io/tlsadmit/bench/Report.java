@@ -45,12 +45,12 @@ final class Report {
 
         StringBuilder md = new StringBuilder();
         md.append("# Overload benchmark ").append(Instant.now().toString(), 0, 10).append("\n\n");
-        md.append(String.format(Locale.ROOT, "%s pinned to CPU 0, driver on CPU 1; key %s, TLS %s; "
+        md.append(String.format(Locale.ROOT, "%s pinned to CPU 0, driver on CPU 1 (client groups %s); key %s, TLS %s; "
                         + "%d established clients (think %.0f ms), request work %d; capacity %.0f new clients/s; "
                         + "%d s per step after %d s warm-up; each server warmed up for %d s first, and the server drained "
-                        + "(no client in flight, CPU idle) between steps.%n%n", server, o.key(), o.tls(),
-                o.established(), o.thinkMillis(), o.workIterations(), capacity, o.stepSeconds(), o.warmupSeconds(),
-                o.serverWarmupSeconds()));
+                        + "(no client in flight, CPU idle) between steps.%n%n", server, o.clientGroups(), o.key(),
+                o.tls(), o.established(), o.thinkMillis(), o.workIterations(), capacity, o.stepSeconds(),
+                o.warmupSeconds(), o.serverWarmupSeconds()));
         md.append("| mode | load | goodput req/s | new admitted/s | new refused/s | new timed out/s | resumed ok % "
                 + "| server CPU % | driver CPU % | full hs p50 / p99 | resumed hs p50 / p99 | request p50 / p99 "
                 + "| gate: full / resumed hs/s, resumptions refused |\n");

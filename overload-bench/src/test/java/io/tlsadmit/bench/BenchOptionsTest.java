@@ -53,6 +53,21 @@ class BenchOptionsTest {
     }
 
     @Test
+    void theDriverOffersOnlyX25519UnlessTheCertificateNeedsItsCurve() {
+        assertEquals("x25519", BenchOptions.parse(new String[] {"--key", "rsa4096"}).clientGroups());
+        assertEquals(BenchOptions.JDK_GROUPS, BenchOptions.parse(new String[] {"--key", "ec"}).clientGroups());
+        assertEquals("x25519,secp256r1",
+                BenchOptions.parse(new String[] {"--key", "ec", "--client-groups", "x25519,secp256r1"}).clientGroups());
+        assertEquals(BenchOptions.JDK_GROUPS,
+                BenchOptions.parse(new String[] {"--client-groups", "jdk"}).clientGroups());
+        String message = assertThrows(IllegalArgumentException.class,
+                () -> BenchOptions.parse(new String[] {"--key", "ec", "--client-groups", "x25519"})).getMessage();
+        assertTrue(message.contains("--client-groups") && message.contains("secp256r1"), message);
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> BenchOptions.parse(new String[] {"--client-groups", " "})).getMessage().contains("empty"));
+    }
+
+    @Test
     void helpIsAskedForAnywhereOnTheLine() {
         assertTrue(BenchOptions.wantsHelp(new String[] {"--help"}));
         assertTrue(BenchOptions.wantsHelp(new String[] {"--key", "ec", "-h"}));
