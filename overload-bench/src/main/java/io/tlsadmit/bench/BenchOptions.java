@@ -122,9 +122,9 @@ record BenchOptions(String server, String engine, List<String> modes, double[] m
             throw new IllegalArgumentException("--tls takes 1.2 or 1.3; not " + tls);
         }
         // A JDK 17 client sends a key share for its first XDH and its first ECDHE group, x25519 and P-256, and every
-        // new client pays for both key pairs, refused or not: P-256's was about a quarter of the driver's CPU at 8x the
-        // capacity, where the driver ran out of CPU (docs/benchmarks.md section 3, 2026-12-07). The server answers
-        // with x25519 either way.
+        // new client pays for both key pairs, refused or not: the P-256 key pair was 30 % of the driver's CPU samples
+        // at 8x the capacity, where the driver ran out of CPU (docs/benchmarks.md section 3, 2026-12-07). The server
+        // answers with x25519 either way.
         if (clientGroups == null) {
             clientGroups = key.equals("ec") ? JDK_GROUPS : "x25519";
         } else if (clientGroups.isBlank()) {
