@@ -2,6 +2,7 @@ package io.tlsadmit.experiment;
 
 import io.tlsadmit.experiment.flash.ServerStart;
 import io.tlsadmit.experiment.step.StepResult;
+import io.tlsadmit.testing.LoadGeneratorLimit;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -63,9 +64,10 @@ final class Summary {
         out.append(table).append('\n');
         out.append(String.format(Locale.ROOT, "The load generator's CPU (CPU 1) stayed at or below %.0f %% of one core"
                 + " in every step (`driver_cpu_pct` in `steps.csv`).", maxDriverCpu));
-        List<String> generatorBound = all.stream().filter(s -> s.driverCpuPercent() >= 90)
+        List<String> generatorBound = all.stream().filter(s -> LoadGeneratorLimit.reached(s.driverCpuPercent()))
                 .map(s -> s.mode().label() + " at " + number(s.usersPerSec()) + " users/s").toList();
-        out.append(generatorBound.isEmpty() ? "" : " Limited by the load generator (its CPU ≥ 90 %), so not a"
+        out.append(generatorBound.isEmpty() ? "" : " Limited by the load generator (its CPU ≥ "
+                + number(LoadGeneratorLimit.SATURATED_PERCENT) + " %), so not a"
                 + " measure of the server: " + String.join(", ", generatorBound) + ".").append("\n\n");
         // the CPU change's sections (taskset, quota), each its introduction and table
         out.append(cpuChangeTable);

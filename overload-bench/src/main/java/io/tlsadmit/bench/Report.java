@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
+import io.tlsadmit.testing.LoadGeneratorLimit;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -90,25 +91,17 @@ final class Report {
         Files.writeString(out.resolve("summary.md"), md);
     }
 
-    /**
-     * The driver's CPU from which a step is flagged as possibly the driver's limit rather than the server's. At 8x the
-     * capacity on a 2-vCPU guest the gated servers served 126-245 req/s with the driver at 84-100 % of its core, and
-     * 232-263 with it at 44-70 % (but for one step whose server ran at 99 %; docs/benchmarks.md section 3,
-     * 2026-12-07): a step above this is not a clean reading of the server.
-     */
-    static final double DRIVER_BOUND_PERCENT = 80;
-
-    /** A sentence naming the steps whose driver was near its limit, so that no one reads them as the server's alone. */
+    /** A sentence naming the steps the driver limited ({@link LoadGeneratorLimit}): not the server's figures. */
     static String driverBound(List<OverloadStep> results) {
-        List<String> bound = results.stream().filter(r -> r.driverCpuPercent() >= DRIVER_BOUND_PERCENT)
+        List<String> bound = results.stream().filter(r -> LoadGeneratorLimit.reached(r.driverCpuPercent()))
                 .map(r -> String.format(Locale.ROOT, "%s %.1fx (%.0f %%)", r.mode(), r.multiplier(),
                         r.driverCpuPercent()))
                 .toList();
-        String limit = String.format(Locale.ROOT, "%.0f %%", DRIVER_BOUND_PERCENT);
+        String limit = String.format(Locale.ROOT, "%.0f %%", LoadGeneratorLimit.SATURATED_PERCENT);
         return bound.isEmpty()
                 ? "The driver stayed under " + limit + " of its core in every step."
-                : "**The driver was near its limit** (" + limit + " of its core or more) in: "
-                        + String.join(", ", bound) + ". Those steps may measure the driver rather than the server.";
+                : "**Limited by the driver** (" + limit + " of its core or more), so not a measure of the server: "
+                        + String.join(", ", bound) + ".";
     }
 
     /** The gate's own counts over the step, "–" without a gate. */

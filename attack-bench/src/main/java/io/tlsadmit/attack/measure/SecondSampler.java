@@ -1,5 +1,6 @@
 package io.tlsadmit.attack.measure;
 
+import io.tlsadmit.testing.LoadGeneratorLimit;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -14,7 +15,7 @@ import java.util.function.Supplier;
  */
 public final class SecondSampler implements AutoCloseable {
     /** The driver has one CPU; a bucket at or above this share of it was limited by the driver. */
-    public static final double DRIVER_SATURATED = 0.9;
+    public static final double DRIVER_SATURATED = LoadGeneratorLimit.SATURATED_PERCENT / 100;
 
     private final CpuTime server;
     private final CpuTime driver = CpuTime.ofDriver();
