@@ -9,6 +9,8 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -16,25 +18,39 @@ import java.util.concurrent.ThreadLocalRandom;
  * hands out for {@code bind(0)} is one it also gives outgoing connections, so a client of an earlier test could hold
  * it by the time the server binds it ("Address already in use", seen in CI). Below that range only another
  * listener can take it in the moment before the server binds.
+ *
+ * <p>A port is handed out once per JVM: a port is free until its server binds it, so two picks for one server (its
+ * connectors and JMX) could draw the same one. They did in CI: two connectors of one Tomcat on one port, the second
+ * failed to bind, and its MBean, registered under the same name, replaced the first's.
  */
 public final class FreePort {
 
     private static final int LOWEST = 10_000;
     private static final Path EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
 
     private FreePort() {
     }
 
-    /** A port that was free a moment ago, below the ephemeral range where the kernel says where it starts. */
+    /**
+     * A port that was free a moment ago and that no earlier call returned, below the ephemeral range where the kernel
+     * says where it starts.
+     */
     public static int pick() {
         int ephemeralStart = ephemeralStart();
         for (int attempt = 0; ephemeralStart > LOWEST + 1_000 && attempt < 100; attempt++) {
             int port = ThreadLocalRandom.current().nextInt(LOWEST, ephemeralStart);
-            if (bindable(port)) {
+            if (bindable(port) && HANDED_OUT.add(port)) {
                 return port;
             }
         }
-        return kernelPick();
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int port = kernelPick();
+            if (HANDED_OUT.add(port)) {
+                return port;
+            }
+        }
+        throw new IllegalStateException("No port on 127.0.0.1 that was not handed out before");
     }
 
     private static boolean bindable(int port) {

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +31,16 @@ class FreePortTest {
         for (int i = 0; i < 20; i++) {
             int port = FreePort.pick();
             assertTrue(port >= 10_000 && port < start, port + " not in [10000, " + start + ")");
+        }
+    }
+
+    @Test
+    void neverHandsOutAPortTwice() {
+        // 2,000 draws from ~22,000 ports would repeat one ~90 times if each draw forgot the others
+        Set<Integer> seen = new HashSet<>();
+        for (int i = 0; i < 2_000; i++) {
+            int port = FreePort.pick();
+            assertTrue(seen.add(port), "handed out twice: " + port);
         }
     }
 
