@@ -339,7 +339,7 @@ public final class AdmissionController implements HandshakeBudget {
                 window.resumedCpuPerSecond() / 1e9, window.otherCpuPerSecond() / 1e9, state.busyCpus(),
                 modelRate, state.guard().factor(), meanDelay, rate, burst, requested,
                 transientCpu / (double) elapsed, used, state.correctionCpus(),
-                state.sessionCost().cpuSecondsPerClient() * 1e9, measurement.waitingThreads());
+                state.sessionCost().cpuSecondsPerClient(fullCost) * 1e9, measurement.waitingThreads());
         lastDecision = decision;
         ControlTrace.period(name, decision, measurement);
         return decision;

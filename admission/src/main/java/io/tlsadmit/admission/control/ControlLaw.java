@@ -16,7 +16,8 @@ package io.tlsadmit.admission.control;
  *                correction × 0.9        while no one is refused
  *                within [0, ½ cpus]
  *   perClient  = used / admitted, averaged over 15 s of periods in which the budget bound at a steady rate
- *                with the guard open and the queue short ({@link SessionCost}); unknown before 5 s of those
+ *                with the guard open and the queue short ({@link SessionCost}); unknown before 5 s of those;
+ *                × fullHandshakeCost / its average over the same periods (the machine's speed, as it is now)
  *   rate       = min(max(0, cpus × target − busy + correction) / fullHandshakeCost,
  *                    cpus × target / perClient)                              × guard
  * </pre>
@@ -126,7 +127,7 @@ final class ControlLaw {
         boolean clean = m.budgetBinding() && s.guard().factor() == 1 && guard.factor() == 1
                 && delay <= delayTarget;
         SessionCost sessionCost = s.sessionCost().update(m.periodNanos() / 1e9, clean, m.usedCpus(),
-                m.admittedFullPerSecond());
+                m.admittedFullPerSecond(), m.fullHandshakeCostNanos());
         double correction;
         if (guard.queueOver(delayTarget)) {
             correction = 0;
@@ -189,7 +190,7 @@ final class ControlLaw {
     static double modelRate(ControlState s, PeriodMeasurement m, double targetUtilization) {
         double spare = m.cpus() * targetUtilization - s.busyCpus() + s.correctionCpus();
         double rate = Math.max(0, spare) * 1e9 / m.fullHandshakeCostNanos();
-        double perClient = s.sessionCost().cpuSecondsPerClient();
+        double perClient = s.sessionCost().cpuSecondsPerClient(m.fullHandshakeCostNanos());
         // The session cost caps what the spare CPUs seem to allow right after they grew (or the sessions shrank):
         // then busy still lacks the sessions being admitted, and the cap is the rate the CPUs serve once they
         // have unfolded. Below it the model rules: after CPUs are taken away, busy is sessions admitted for

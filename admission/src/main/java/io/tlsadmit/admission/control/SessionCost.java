@@ -19,16 +19,27 @@ package io.tlsadmit.admission.control;
  * share of a small total and would be charged to the few new clients. "Steady": the admissions of the last
  * {@link #RECENT_SECONDS} within {@link #STEADY_TOLERANCE} of those of the last {@link #AVERAGING_SECONDS}.
  *
+ * <p>Why it is kept relative to the full handshake's measured cost: the machine's speed changes, and with it the
+ * CPU of every page and handshake alike (a neighbour on the host's cache or core, a frequency change: on the
+ * development guest such spells cut what the server did at 99 % CPU by a third for tens of seconds). An absolute
+ * cost learned in a slow spell outlives it: in simulation (every piece of work at 1.5× its CPU for 30 s just over
+ * the knee, then 2× the knee) the cap held the rate at 47–50 new clients/s against a steady 66, the CPU at 62–68 %
+ * for the first two seconds, and let go over 25 s, as fast as the window relearned; the overload benchmark's step
+ * after such a spell ran at 83 % CPU (2026-12-07), as this predicts. The full handshake is the one piece of work
+ * whose CPU the gate measures one by one, many times a second, so its moving cost follows the machine's speed
+ * within a second; the session's cost is taken to follow it in proportion.
+ *
  * <p>A value: {@link #update} returns the next one.
  *
  * @param usedCpus          average CPUs used in steady binding periods (transient JVM work excluded)
  * @param admittedPerSecond average new full handshakes admitted per second in the same periods
+ * @param handshakeNanos    average measured cost of a full handshake in the same periods
  * @param learnedSeconds    steady binding time averaged into the two, up to {@link #AVERAGING_SECONDS}
  * @param recentAdmitted    admissions per second over about the last {@link #RECENT_SECONDS} of binding
  * @param trendAdmitted     admissions per second over about the last {@link #AVERAGING_SECONDS} of binding
  * @param bindingSeconds    binding time behind the two, up to {@link #AVERAGING_SECONDS}
  */
-record SessionCost(double usedCpus, double admittedPerSecond, double learnedSeconds,
+record SessionCost(double usedCpus, double admittedPerSecond, double handshakeNanos, double learnedSeconds,
                    double recentAdmitted, double trendAdmitted, double bindingSeconds) {
 
     /** Longer than a session, so that a session's CPU falls in the same average as its admission. */
@@ -40,37 +51,47 @@ record SessionCost(double usedCpus, double admittedPerSecond, double learnedSeco
     /** Forgotten at this pace while the budget does not bind: the mix of clients may change meanwhile. */
     static final double FORGET_SECONDS = 60;
 
-    static final SessionCost NONE = new SessionCost(0, 0, 0, 0, 0, 0);
+    static final SessionCost NONE = new SessionCost(0, 0, 0, 0, 0, 0, 0);
 
-    /** After a period of {@code seconds} that used {@code usedCpus} and admitted {@code admittedPerSecond}. */
-    SessionCost update(double seconds, boolean binding, double usedCpus, double admittedPerSecond) {
+    /**
+     * After a period of {@code seconds} that used {@code usedCpus} and admitted {@code admittedPerSecond}, with a full
+     * handshake measured at {@code handshakeNanos}.
+     */
+    SessionCost update(double seconds, boolean binding, double usedCpus, double admittedPerSecond,
+                       double handshakeNanos) {
         if (!(seconds > 0)) {
             return this;
         }
         if (!binding) {
             double forget = seconds * AVERAGING_SECONDS / FORGET_SECONDS;
-            return new SessionCost(this.usedCpus, this.admittedPerSecond, Math.max(0, learnedSeconds - forget),
+            return new SessionCost(this.usedCpus, this.admittedPerSecond, this.handshakeNanos,
+                    Math.max(0, learnedSeconds - forget),
                     recentAdmitted, trendAdmitted, Math.max(0, bindingSeconds - forget));
         }
         double span = Math.min(AVERAGING_SECONDS, bindingSeconds + seconds);
         double trend = trendAdmitted + seconds / span * (admittedPerSecond - trendAdmitted);
         double recent = recentAdmitted + Math.min(1, seconds / Math.min(RECENT_SECONDS, span)) * (admittedPerSecond - recentAdmitted);
         boolean steady = span >= RECENT_SECONDS && Math.abs(recent - trend) <= STEADY_TOLERANCE * trend;
-        if (!steady) {
-            return new SessionCost(this.usedCpus, this.admittedPerSecond, learnedSeconds, recent, trend, span);
+        if (!steady || !(handshakeNanos > 0)) {
+            return new SessionCost(this.usedCpus, this.admittedPerSecond, this.handshakeNanos, learnedSeconds, recent,
+                    trend, span);
         }
         // Weighted by time over at most the last AVERAGING_SECONDS learned: the first periods count as much as
         // later ones instead of standing for the whole window.
         double learned = Math.min(AVERAGING_SECONDS, learnedSeconds + seconds);
         double weight = seconds / learned;
         return new SessionCost(this.usedCpus + weight * (usedCpus - this.usedCpus),
-                this.admittedPerSecond + weight * (admittedPerSecond - this.admittedPerSecond), learned,
-                recent, trend, span);
+                this.admittedPerSecond + weight * (admittedPerSecond - this.admittedPerSecond),
+                this.handshakeNanos + weight * (handshakeNanos - this.handshakeNanos), learned, recent, trend, span);
     }
 
-    /** CPU-seconds one admitted new client costs in all; NaN until learned long enough. */
-    double cpuSecondsPerClient() {
-        return learnedSeconds >= TRUSTED_AFTER_SECONDS && admittedPerSecond > 0 && usedCpus > 0
-                ? usedCpus / admittedPerSecond : Double.NaN;
+    /**
+     * CPU-seconds one admitted new client costs in all while a full handshake costs {@code handshakeNanosNow}; NaN
+     * until learned long enough.
+     */
+    double cpuSecondsPerClient(double handshakeNanosNow) {
+        boolean known = learnedSeconds >= TRUSTED_AFTER_SECONDS && admittedPerSecond > 0 && usedCpus > 0
+                && handshakeNanos > 0 && handshakeNanosNow > 0;
+        return known ? usedCpus / admittedPerSecond * (handshakeNanosNow / handshakeNanos) : Double.NaN;
     }
 }
