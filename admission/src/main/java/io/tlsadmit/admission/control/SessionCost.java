@@ -20,21 +20,21 @@ package io.tlsadmit.admission.control;
  * {@link #RECENT_SECONDS} within {@link #STEADY_TOLERANCE} of those of the last {@link #AVERAGING_SECONDS}.
  *
  * <p>Why it is kept relative to the full handshake's measured cost: the machine's speed changes, and with it the
- * CPU of every page and handshake alike (a neighbour on the host's cache or core, a frequency change: on the
- * development guest such spells cut what the server did at 99 % CPU by a third for tens of seconds). An absolute
- * cost learned in a slow spell outlives it: in simulation (every piece of work at 1.5× its CPU for 30 s just over
- * the knee, then 2× the knee) the cap held the rate at 47–50 new clients/s against a steady 66, the CPU at 62–68 %
- * for the first two seconds, and let go over 25 s, as fast as the window relearned; the overload benchmark's step
- * after such a spell ran at 83 % CPU (2026-12-07), as this predicts. The full handshake is the one piece of work
- * whose CPU the gate measures one by one, many times a second, so its moving cost follows the machine's speed
- * within a second; the session's cost is taken to follow it in proportion.
+ * CPU of every page and handshake alike (a neighbour on the host's cache or core; on the development guest, spells of
+ * a minute or more with every handshake at 1.4–1.5× its CPU, and the CPU per admitted client up by as much: their
+ * ratio 1.61–1.87 in such spells, 1.68–2.08 outside them). An absolute cost learned in a spell outlives it: on the real
+ * server, after one ended, the cap held the rate at 58–75 new clients/s while the model's own said 73–101, the CPU used
+ * at 0.78 for the 20 s the trace went on; in simulation (every piece of work at 1.5× its CPU for 30 s just over the
+ * knee, then 2× the knee) at 47–50/s against a steady 66 for 25 s (docs/benchmarks.md section 3, 2026-12-07). The
+ * full handshake is the one piece of work whose CPU the gate measures one by one, many times a second, so its moving
+ * cost follows the machine's speed within a second, and the session's cost is taken to follow it in proportion.
  *
  * <p>A value: {@link #update} returns the next one.
  *
  * @param usedCpus          average CPUs used in steady binding periods (transient JVM work excluded)
  * @param admittedPerSecond average new full handshakes admitted per second in the same periods
  * @param handshakeNanos    average measured cost of a full handshake in the same periods
- * @param learnedSeconds    steady binding time averaged into the two, up to {@link #AVERAGING_SECONDS}
+ * @param learnedSeconds    steady binding time averaged into the three, up to {@link #AVERAGING_SECONDS}
  * @param recentAdmitted    admissions per second over about the last {@link #RECENT_SECONDS} of binding
  * @param trendAdmitted     admissions per second over about the last {@link #AVERAGING_SECONDS} of binding
  * @param bindingSeconds    binding time behind the two, up to {@link #AVERAGING_SECONDS}
