@@ -35,6 +35,10 @@ public final class TomcatServer implements AutoCloseable {
     private static final int TAIL_LINES = 60;
     /** Logged by Catalina.start when the server is up (the JVM runs with an English locale, see start()). */
     private static final String STARTED = "org.apache.catalina.startup.Catalina.start Server startup in";
+    /** Tomcat's {@code lifecycleBase.initFail} and {@code startFail} for a connector. */
+    private static final List<String> CONNECTOR_FAILURES = List.of("Failed to initialize component [Connector[",
+            "Failed to start component [Connector[");
+    private static final Duration CONNECTOR_FAILURE_SETTLE = Duration.ofSeconds(2);
 
     private final TomcatDistribution distribution;
     private final Path base;
@@ -125,6 +129,7 @@ public final class TomcatServer implements AutoCloseable {
     private void awaitStarted() {
         long deadline = System.nanoTime() + startTimeout.toNanos();
         while (!catalinaOut().contains(STARTED) || !ports.values().stream().allMatch(TomcatServer::accepts)) {
+            failIfAConnectorFailed();
             if (!process.isAlive()) {
                 throw new TomcatStartException("Tomcat exited with status " + process.exitValue()
                         + " before it started; end of catalina.out:\n" + tail(), catalinaOut());
@@ -136,6 +141,31 @@ public final class TomcatServer implements AutoCloseable {
                         + "; end of catalina.out:\n" + tail(out), out);
             }
             sleep(100);
+        }
+    }
+
+    /**
+     * Tomcat logs a connector that failed to initialize or start and goes on with the others, so a server can
+     * "start" without one of its connectors, and one whose port another listener holds even looks started (CI: two
+     * connectors drew one port; the second's MBean, of the same name, replaced the first's, and a test found no
+     * connector on the port it had served a moment before).
+     */
+    private void failIfAConnectorFailed() {
+        String logged = catalinaOut();
+        for (String failure : CONNECTOR_FAILURES) {
+            if (logged.contains(failure)) {
+                // The cause follows the line, and what the start does next (a valve that fails it names the
+                // attribute again): give both a moment to be written before reading what the caller is handed.
+                try {
+                    process.waitFor(CONNECTOR_FAILURE_SETTLE.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                String out = catalinaOut();
+                kill();
+                throw new TomcatStartException("A connector failed to start (\"" + failure + "\"); end of catalina.out:\n"
+                        + tail(out), out);
+            }
         }
     }
 

@@ -156,4 +156,19 @@ class TomcatServerTest {
             assertTrue(e.getMessage().contains("NoSuchValve"), e.getMessage());
         }
     }
+
+    @Test
+    void aConnectorThatFailsToStartFailsTheStartThoughTheOthersServe() {
+        TomcatDistribution distribution = TomcatDistribution.fromBuild();
+        TomcatServer broken = TomcatServer.builder(distribution).name("broken-connector")
+                .connector(ConnectorSpec.http("http"))
+                .connector(ConnectorSpec.http("broken").protocol("io.tlsadmit.testing.NoSuchProtocol"))
+                .startTimeout(Duration.ofSeconds(60))
+                .build();
+        try (broken) {
+            TomcatStartException e = assertThrows(TomcatStartException.class, broken::start);
+            assertTrue(e.getMessage().startsWith("A connector failed to start"), e.getMessage());
+            assertTrue(e.getMessage().contains("NoSuchProtocol"), e.getMessage());
+        }
+    }
 }
