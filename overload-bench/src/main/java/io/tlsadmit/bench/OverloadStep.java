@@ -43,10 +43,13 @@ record OverloadStep(String mode, double multiplier, double offeredNewPerSecond, 
                 + "resumed_timed_out_per_s,new_failed_after_handshake_per_s,resumed_failed_after_handshake_per_s,"
                 + "server_cpu_pct,driver_cpu_pct,"
                 + "full_hs_p50_ms,full_hs_p99_ms,resumed_hs_p50_ms,resumed_hs_p99_ms,request_p50_ms,request_p99_ms,"
-                + "server_full_hs_per_s,server_resumed_hs_per_s,server_resumption_offers_refused";
+                + "server_full_hs_per_s,server_resumed_hs_per_s,server_resumption_offers_refused,server_full_hs_cpu_ms";
     }
 
-    /** The server's own count (the gate's metrics) over the step; the last three columns are empty without a gate. */
+    /**
+     * The server's own count (the gate's metrics) over the step; the last four columns are empty without a gate, the
+     * last where the gate timed no full handshake (a static budget does not).
+     */
     String csv() {
         return String.format(Locale.ROOT,
                 "%s,%.2f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.2f,%.2f,%.2f,%.2f,%.1f,%.1f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%s",
@@ -55,7 +58,9 @@ record OverloadStep(String mode, double multiplier, double offeredNewPerSecond, 
                 resumedTimedOutPerSecond, newFailedAfterHandshakePerSecond, resumedFailedAfterHandshakePerSecond,
                 serverCpuPercent,
                 driverCpuPercent, fullHandshakeP50, fullHandshakeP99, resumedHandshakeP50, resumedHandshakeP99,
-                requestP50, requestP99, !gate.present() ? ",," : String.format(Locale.ROOT, "%.1f,%.1f,%.0f",
-                        gate.fullHandshakes() / seconds, gate.resumedHandshakes() / seconds, gate.resumptionOffersRefused()));
+                requestP50, requestP99, !gate.present() ? ",,," : String.format(Locale.ROOT, "%.1f,%.1f,%.0f,%s",
+                        gate.fullHandshakes() / seconds, gate.resumedHandshakes() / seconds, gate.resumptionOffersRefused(),
+                        Double.isNaN(gate.fullHandshakeCpuMillis()) ? ""
+                                : String.format(Locale.ROOT, "%.2f", gate.fullHandshakeCpuMillis())));
     }
 }

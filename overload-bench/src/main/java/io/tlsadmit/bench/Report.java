@@ -54,16 +54,16 @@ final class Report {
                 o.warmupSeconds(), o.serverWarmupSeconds()));
         md.append("| mode | load | goodput req/s | new admitted/s | new refused/s | new timed out/s | resumed ok % "
                 + "| server CPU % | driver CPU % | full hs p50 / p99 | resumed hs p50 / p99 | request p50 / p99 "
-                + "| gate: full / resumed hs/s, resumptions refused |\n");
-        md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                + "| gate: full / resumed hs/s, resumptions refused | server CPU per full hs |\n");
+        md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (OverloadStep r : results) {
             md.append(String.format(Locale.ROOT,
-                    "| %s | %.1fx | %.0f | %.0f | %.0f | %.0f | %s | %.0f | %.0f | %s / %s | %s / %s | %s / %s | %s |%n",
+                    "| %s | %.1fx | %.0f | %.0f | %.0f | %.0f | %s | %.0f | %.0f | %s / %s | %s / %s | %s / %s | %s | %s |%n",
                     r.mode(), r.multiplier(), r.goodput(), r.newAdmittedPerSecond(), r.newRefusedPerSecond(),
                     r.newTimedOutPerSecond(), percent(r.resumedAdmittedPercent()), r.serverCpuPercent(),
                     r.driverCpuPercent(), millis(r.fullHandshakeP50()), millis(r.fullHandshakeP99()),
                     millis(r.resumedHandshakeP50()), millis(r.resumedHandshakeP99()), millis(r.requestP50()),
-                    millis(r.requestP99()), gate(r)));
+                    millis(r.requestP99()), gate(r), handshakeCpu(r)));
         }
         md.append("\nGoodput as a fraction of each mode's own peak:\n\n| mode | peak req/s |");
         double[] marks = {2, 4, 8};
@@ -102,6 +102,12 @@ final class Report {
                 ? "The driver stayed under " + limit + " of its core in every step."
                 : "**Limited by the driver** (" + limit + " of its core or more), so not a measure of the server: "
                         + String.join(", ", bound) + ".";
+    }
+
+    /** The CPU the server spent per full handshake in the step, as the gate timed it; "–" where it timed none. */
+    private static String handshakeCpu(OverloadStep r) {
+        double ms = r.gate().fullHandshakeCpuMillis();
+        return Double.isNaN(ms) ? "–" : String.format(Locale.ROOT, "%.2f ms", ms);
     }
 
     /** The gate's own counts over the step, "–" without a gate. */

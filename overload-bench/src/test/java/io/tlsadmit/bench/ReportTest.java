@@ -10,7 +10,7 @@ class ReportTest {
 
     private static OverloadStep step(String mode, double multiplier, double driverCpuPercent) {
         return new OverloadStep(mode, multiplier, 100 * multiplier, 40, 250, 100, 0, 0, 0, 100, 0, 0, 0, 0, 95,
-                driverCpuPercent, 40, 120, 10, 50, 3, 40, new GateTruth(false, 0, 0, 0));
+                driverCpuPercent, 40, 120, 10, 50, 3, 40, GateTruth.ABSENT);
     }
 
     @Test
