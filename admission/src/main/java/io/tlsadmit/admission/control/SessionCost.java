@@ -23,7 +23,7 @@ package io.tlsadmit.admission.control;
  * CPU of every page and handshake alike (a neighbour on the host's cache or core; on the development guest, spells of
  * a minute or more with every handshake at 1.4–1.5× its CPU, and the CPU per admitted client up by as much: their
  * ratio 1.61–1.87 in such spells, 1.68–2.08 outside them). An absolute cost learned in a spell outlives it: on the real
- * server, after one ended, the cap held the rate at 58–75 new clients/s while the model's own said 73–101, the CPU used
+ * server, after one ended, the cap held the rate at 58–75 new clients/s while the model's own said 63–101, the CPU used
  * at 0.78 for the 20 s the trace went on; in simulation (every piece of work at 1.5× its CPU for 30 s just over the
  * knee, then 2× the knee) at 47–50/s against a steady 66 for 25 s (docs/benchmarks.md section 3, 2026-12-07). The
  * full handshake is the one piece of work whose CPU the gate measures one by one, many times a second, so its moving
