@@ -44,7 +44,8 @@ if '--after-spell' in args:
         t = (int(r['t']) - t0) / 1e9
         if start <= t <= end:
             cpus = float(r['cpus'])
-            uncapped = max(0, cpus * 0.97 - float(r['busy_smoothed']) + float(r['correction'])) / float(r['cost_ms']) * 1000
+            spare = max(0, cpus * 0.97 - float(r['busy_smoothed']) + float(r['correction']))
+            uncapped = spare / float(r['cost_ms']) * 1000
             cap = cpus * 0.97 / float(r['client_cost_ms']) * 1000
             print(f"{t:.1f} {r['cost_ms']} {r['client_cost_ms']} {r['used']} {cap:.0f} {uncapped:.0f} {r['rate']}")
     sys.exit()

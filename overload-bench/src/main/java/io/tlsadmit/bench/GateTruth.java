@@ -41,7 +41,8 @@ record GateTruth(boolean present, double fullHandshakes, double resumedHandshake
         }
         return new GateTruth(true, fullHandshakes - before.fullHandshakes, resumedHandshakes - before.resumedHandshakes,
                 resumptionOffersRefused - before.resumptionOffersRefused,
-                fullHandshakeCpuSeconds - before.fullHandshakeCpuSeconds, fullHandshakesTimed - before.fullHandshakesTimed);
+                fullHandshakeCpuSeconds - before.fullHandshakeCpuSeconds,
+                fullHandshakesTimed - before.fullHandshakesTimed);
     }
 
     /** The server's CPU per full handshake it timed, in ms; NaN when it timed none. */

@@ -59,7 +59,8 @@ record OverloadStep(String mode, double multiplier, double offeredNewPerSecond, 
                 serverCpuPercent,
                 driverCpuPercent, fullHandshakeP50, fullHandshakeP99, resumedHandshakeP50, resumedHandshakeP99,
                 requestP50, requestP99, !gate.present() ? ",,," : String.format(Locale.ROOT, "%.1f,%.1f,%.0f,%s",
-                        gate.fullHandshakes() / seconds, gate.resumedHandshakes() / seconds, gate.resumptionOffersRefused(),
+                        gate.fullHandshakes() / seconds, gate.resumedHandshakes() / seconds,
+                        gate.resumptionOffersRefused(),
                         Double.isNaN(gate.fullHandshakeCpuMillis()) ? ""
                                 : String.format(Locale.ROOT, "%.2f", gate.fullHandshakeCpuMillis())));
     }

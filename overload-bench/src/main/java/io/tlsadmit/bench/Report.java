@@ -58,7 +58,8 @@ final class Report {
         md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (OverloadStep r : results) {
             md.append(String.format(Locale.ROOT,
-                    "| %s | %.1fx | %.0f | %.0f | %.0f | %.0f | %s | %.0f | %.0f | %s / %s | %s / %s | %s / %s | %s | %s |%n",
+                    "| %s | %.1fx | %.0f | %.0f | %.0f | %.0f | %s | %.0f | %.0f | %s / %s | %s / %s | %s / %s "
+                            + "| %s | %s |%n",
                     r.mode(), r.multiplier(), r.goodput(), r.newAdmittedPerSecond(), r.newRefusedPerSecond(),
                     r.newTimedOutPerSecond(), percent(r.resumedAdmittedPercent()), r.serverCpuPercent(),
                     r.driverCpuPercent(), millis(r.fullHandshakeP50()), millis(r.fullHandshakeP99()),

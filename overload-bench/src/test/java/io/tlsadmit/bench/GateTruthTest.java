@@ -9,6 +9,8 @@ import org.junit.jupiter.api.Test;
 
 class GateTruthTest {
 
+    private static final String CPU = "tlsadmit_handshake_cpu_seconds";
+
     private static String exposition(int full, int resumed, int pskRefused, int idRefused) {
         return exposition(full, resumed, pskRefused, idRefused, 0, 0);
     }
@@ -24,13 +26,12 @@ class GateTruthTest {
                 "tlsadmit_connections_total{connector=\"netty-https\",decision=\"refused\",verdict=\"RESUME_PSK\"} " + pskRefused + ".0",
                 "tlsadmit_connections_total{connector=\"netty-https\",decision=\"admitted\",verdict=\"RESUME_PSK\"} 90.0",
                 "tlsadmit_connections_total{connector=\"netty-https\",decision=\"refused\",verdict=\"RESUME_SESSION_ID\"} " + idRefused + ".0",
-                "tlsadmit_handshake_cpu_seconds_count{connector=\"netty-https\",kind=\"full\",version=\"TLSv1.3\"} " + fullTimed,
-                "tlsadmit_handshake_cpu_seconds_sum{connector=\"netty-https\",kind=\"full\",version=\"TLSv1.3\"} " + fullCpu,
-                "tlsadmit_handshake_cpu_seconds_count{connector=\"netty-https\",kind=\"full\",version=\"TLSv1.2\"} 1",
-                "tlsadmit_handshake_cpu_seconds_sum{connector=\"netty-https\",kind=\"full\",version=\"TLSv1.2\"} 0.005",
-                "tlsadmit_handshake_cpu_seconds_count{connector=\"netty-https\",kind=\"resumed\",version=\"TLSv1.3\"} " + resumed,
-                "tlsadmit_handshake_cpu_seconds_sum{connector=\"netty-https\",kind=\"resumed\",version=\"TLSv1.3\"} "
-                        + resumed * 0.0005,
+                CPU + "_count{connector=\"netty-https\",kind=\"full\",version=\"TLSv1.3\"} " + fullTimed,
+                CPU + "_sum{connector=\"netty-https\",kind=\"full\",version=\"TLSv1.3\"} " + fullCpu,
+                CPU + "_count{connector=\"netty-https\",kind=\"full\",version=\"TLSv1.2\"} 1",
+                CPU + "_sum{connector=\"netty-https\",kind=\"full\",version=\"TLSv1.2\"} 0.005",
+                CPU + "_count{connector=\"netty-https\",kind=\"resumed\",version=\"TLSv1.3\"} " + resumed,
+                CPU + "_sum{connector=\"netty-https\",kind=\"resumed\",version=\"TLSv1.3\"} " + resumed * 0.0005,
                 "");
     }
 

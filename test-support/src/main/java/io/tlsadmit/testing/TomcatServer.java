@@ -163,8 +163,8 @@ public final class TomcatServer implements AutoCloseable {
                 }
                 String out = catalinaOut();
                 kill();
-                throw new TomcatStartException("A connector failed to start (\"" + failure + "\"); end of catalina.out:\n"
-                        + tail(out), out);
+                throw new TomcatStartException("A connector failed to start (\"" + failure
+                        + "\"); end of catalina.out:\n" + tail(out), out);
             }
         }
     }
