@@ -128,8 +128,14 @@ public final class TomcatServer implements AutoCloseable {
      */
     private void awaitStarted() {
         long deadline = System.nanoTime() + startTimeout.toNanos();
-        while (!catalinaOut().contains(STARTED) || !ports.values().stream().allMatch(TomcatServer::accepts)) {
-            failIfAConnectorFailed();
+        while (true) {
+            // The failures are read from the same text as the start: a connector that failed just before Catalina
+            // logged its start would otherwise be missed by the read that ends the wait.
+            String logged = catalinaOut();
+            failIfAConnectorFailed(logged);
+            if (logged.contains(STARTED) && ports.values().stream().allMatch(TomcatServer::accepts)) {
+                return;
+            }
             if (!process.isAlive()) {
                 throw new TomcatStartException("Tomcat exited with status " + process.exitValue()
                         + " before it started; end of catalina.out:\n" + tail(), catalinaOut());
@@ -150,8 +156,7 @@ public final class TomcatServer implements AutoCloseable {
      * connectors drew one port; the second's MBean, of the same name, replaced the first's, and a test found no
      * connector on the port it had served a moment before).
      */
-    private void failIfAConnectorFailed() {
-        String logged = catalinaOut();
+    private void failIfAConnectorFailed(String logged) {
         for (String failure : CONNECTOR_FAILURES) {
             if (logged.contains(failure)) {
                 // The cause follows the line, and what the start does next (a valve that fails it names the

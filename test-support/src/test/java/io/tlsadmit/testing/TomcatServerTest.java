@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -169,6 +170,22 @@ class TomcatServerTest {
             TomcatStartException e = assertThrows(TomcatStartException.class, broken::start);
             assertTrue(e.getMessage().startsWith("A connector failed to start"), e.getMessage());
             assertTrue(e.getMessage().contains("NoSuchProtocol"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aConnectorWhosePortAnotherListenerHoldsFailsTheStartThoughThePortAccepts() throws IOException {
+        // What CI met: the port accepts (another listener's), so only Tomcat's log says the connector is not there.
+        TomcatDistribution distribution = TomcatDistribution.fromBuild();
+        TomcatServer taken = TomcatServer.builder(distribution).name("taken-port")
+                .connector(ConnectorSpec.http("http"))
+                .connector(ConnectorSpec.http("late").attribute("bindOnInit", "false"))
+                .startTimeout(Duration.ofSeconds(60))
+                .build();
+        try (taken; ServerSocket other = new ServerSocket()) {
+            other.bind(new InetSocketAddress("127.0.0.1", taken.port("late")));
+            TomcatStartException e = assertThrows(TomcatStartException.class, taken::start);
+            assertTrue(e.getMessage().startsWith("A connector failed to start"), e.getMessage());
         }
     }
 }
