@@ -9,7 +9,7 @@ import java.util.List;
 record BenchOptions(String server, String engine, List<String> modes, double[] multipliers, int stepSeconds, int warmupSeconds, int serverWarmupSeconds, String key,
                     String tls, int established, double thinkMillis, int workIterations, int timeoutMillis,
                     int maxConcurrentNewClients, double capacity, boolean cpuChange, int jdk, String clientGroups,
-                    Path out) {
+                    Path out, int rounds) {
 
     /** {@code --client-groups} value for the JDK's own choice of groups (jdk.tls.namedGroups left unset). */
     static final String JDK_GROUPS = "jdk";
@@ -20,6 +20,8 @@ record BenchOptions(String server, String engine, List<String> modes, double[] m
             "                                (netty/target/tlsadmit-netty-server.jar)",
             "  --engine jdk|openssl          the Netty server's TLS engine (JSSE or BoringSSL); Tomcat runs JSSE",
             "  --modes off,static,adaptive   gate modes, each against its own fresh server",
+            "  --rounds 1                    the whole sweep this many times, the modes' order reversed every other",
+            "                                round; the summary reads goodput of own peak from each step's median",
             "  --multipliers 0.5,1,2,4,8     new clients per second, as multiples of the measured capacity",
             "  --step-seconds 60             measured seconds per step (after --warmup-seconds 10)",
             "  --server-warmup-seconds 30    closed-loop load on each fresh Tomcat before anything is measured (JIT)",
@@ -64,6 +66,7 @@ record BenchOptions(String server, String engine, List<String> modes, double[] m
         int jdk = 17;
         String clientGroups = null;
         Path out = null;
+        int rounds = 1;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--cpu-change")) {
@@ -93,6 +96,7 @@ record BenchOptions(String server, String engine, List<String> modes, double[] m
                 case "--jdk" -> jdk = Integer.parseInt(v);
                 case "--client-groups" -> clientGroups = v;
                 case "--out" -> out = Path.of(v);
+                case "--rounds" -> rounds = Integer.parseInt(v);
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
@@ -115,6 +119,9 @@ record BenchOptions(String server, String engine, List<String> modes, double[] m
                 throw new IllegalArgumentException("--modes takes off, static, adaptive; not " + m);
             }
         }
+        if (rounds < 1) {
+            throw new IllegalArgumentException("--rounds takes a whole number of rounds, 1 or more; not " + rounds);
+        }
         if (!List.of("rsa2048", "rsa4096", "ec").contains(key)) {
             throw new IllegalArgumentException("--key takes rsa2048, rsa4096 or ec; not " + key);
         }
@@ -135,6 +142,6 @@ record BenchOptions(String server, String engine, List<String> modes, double[] m
                     + " EC certificate only to a client that offers its curve; was " + clientGroups);
         }
         return new BenchOptions(server, engine, modes, multipliers, stepSeconds, warmupSeconds, serverWarmupSeconds, key, tls, established, think, work,
-                timeout, maxNew, capacity, cpuChange, jdk, clientGroups, out);
+                timeout, maxNew, capacity, cpuChange, jdk, clientGroups, out, rounds);
     }
 }

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import javax.net.ssl.SSLContext;
@@ -82,13 +83,21 @@ public final class OverloadBenchmark {
         List<OverloadStep> results = new ArrayList<>();
         List<String> timeline = new ArrayList<>();
         timeline.add("mode,second,cpus,goodput_req_per_s,new_admitted_per_s,new_refused_per_s,budget_per_s");
-        for (String mode : options.modes()) {
-            try (ServerUnderTest.Running running = start(mode, capacity)) {
-                results.addAll(sweep(mode, running, capacity));
-                if (options.cpuChange()) {
-                    timeline.addAll(cpuChange(mode, running, capacity));
+        for (int round = 1; round <= options.rounds(); round++) {
+            // Reversed every other round, so that no mode always runs first or last in a drifting machine's run.
+            List<String> modes = new ArrayList<>(options.modes());
+            if (round % 2 == 0) {
+                Collections.reverse(modes);
+            }
+            String suffix = options.rounds() > 1 ? "-" + round : "";
+            for (String mode : modes) {
+                try (ServerUnderTest.Running running = start(mode, capacity)) {
+                    results.addAll(sweep(mode, running, capacity, round));
+                    if (options.cpuChange()) {
+                        timeline.addAll(cpuChange(mode + suffix, running, capacity));
+                    }
+                    Files.writeString(options.out().resolve("metrics-" + mode + suffix + ".txt"), scrape(running));
                 }
-                Files.writeString(options.out().resolve("metrics-" + mode + ".txt"), scrape(running));
             }
         }
         Report.write(options, capacity, results, timeline, server.description());
@@ -121,7 +130,8 @@ public final class OverloadBenchmark {
         }
     }
 
-    private List<OverloadStep> sweep(String mode, ServerUnderTest.Running running, double capacity) throws Exception {
+    private List<OverloadStep> sweep(String mode, ServerUnderTest.Running running, double capacity, int round)
+            throws Exception {
         List<OverloadStep> results = new ArrayList<>();
         ProcessCpuClock serverCpu = new ProcessCpuClock(running.pid());
         try (LoadDriver driver = driver(running, options.maxConcurrentNewClients())) {
@@ -135,9 +145,9 @@ public final class OverloadBenchmark {
                 step++;
                 double offered = multiplier * capacity;
                 driver.setArrivalRate(offered, 1000L * step);
-                log("mode %-8s step %d/%d: %.1fx capacity = %.0f new clients/s (warm-up %d s, measure %d s)",
-                        mode, step, options.multipliers().length, multiplier, offered, options.warmupSeconds(),
-                        options.stepSeconds());
+                log("round %d/%d, mode %-8s step %d/%d: %.1fx capacity = %.0f new clients/s (warm-up %d s, measure"
+                        + " %d s)", round, options.rounds(), mode, step, options.multipliers().length, multiplier,
+                        offered, options.warmupSeconds(), options.stepSeconds());
                 sleepSeconds(options.warmupSeconds());
                 GateTruth truthBefore = GateTruth.of(PrometheusScrape.parse(scrape(running)));
                 driver.swapCounters();
@@ -150,7 +160,8 @@ public final class OverloadBenchmark {
                 double serverSeconds = serverCpu.seconds() - serverBefore;
                 double driverSeconds = driverCpu.seconds() - driverBefore;
                 GateTruth truth = GateTruth.of(PrometheusScrape.parse(scrape(running))).since(truthBefore);
-                OverloadStep r = OverloadStep.of(mode, multiplier, offered, seconds, c, serverSeconds, driverSeconds, truth);
+                OverloadStep r = OverloadStep.of(mode, multiplier, offered, seconds, c, serverSeconds, driverSeconds, truth,
+                        round);
                 results.add(r);
                 log("  goodput %.0f req/s, new admitted %.0f/s refused %.0f/s timed out %.0f/s, resumed ok %.1f%%,"
                                 + " server CPU %.0f%%, driver CPU %.0f%%, request p99 %s; gate: %s",

@@ -3,7 +3,10 @@ package io.tlsadmit.bench;
 import java.util.Locale;
 import org.HdrHistogram.Histogram;
 
-/** One measured step: a mode at an offered load, as clients and the server's CPU saw it. */
+/**
+ * One measured step: a mode at an offered load, as clients and the server's CPU saw it; {@code round} counts the
+ * sweeps of a run ({@code --rounds}) from 1.
+ */
 record OverloadStep(String mode, double multiplier, double offeredNewPerSecond, double seconds,
                   double goodput, double newAdmittedPerSecond, double newRefusedPerSecond, double newTimedOutPerSecond,
                   double newDroppedByDriverPerSecond, double resumedAdmittedPercent, double resumedRefusedPerSecond,
@@ -11,10 +14,10 @@ record OverloadStep(String mode, double multiplier, double offeredNewPerSecond, 
                   double resumedFailedAfterHandshakePerSecond, double serverCpuPercent,
                   double driverCpuPercent, double fullHandshakeP50, double fullHandshakeP99,
                   double resumedHandshakeP50, double resumedHandshakeP99, double requestP50, double requestP99,
-                  GateTruth gate) {
+                  GateTruth gate, int round) {
 
     static OverloadStep of(String mode, double multiplier, double offered, double seconds, StepCounters c,
-                         double serverCpuSeconds, double driverCpuSeconds, GateTruth gate) {
+                         double serverCpuSeconds, double driverCpuSeconds, GateTruth gate, int round) {
         long resumedFinished = c.resumedFinished.sum();
         Histogram full = c.fullHandshake.snapshot();
         Histogram resumed = c.resumedHandshake.snapshot();
@@ -34,7 +37,7 @@ record OverloadStep(String mode, double multiplier, double offeredNewPerSecond, 
                 100.0 * driverCpuSeconds / seconds,
                 StepCounters.millis(full, 0.5), StepCounters.millis(full, 0.99),
                 StepCounters.millis(resumed, 0.5), StepCounters.millis(resumed, 0.99),
-                StepCounters.millis(request, 0.5), StepCounters.millis(request, 0.99), gate);
+                StepCounters.millis(request, 0.5), StepCounters.millis(request, 0.99), gate, round);
     }
 
     static String csvHeader() {
@@ -43,16 +46,17 @@ record OverloadStep(String mode, double multiplier, double offeredNewPerSecond, 
                 + "resumed_timed_out_per_s,new_failed_after_handshake_per_s,resumed_failed_after_handshake_per_s,"
                 + "server_cpu_pct,driver_cpu_pct,"
                 + "full_hs_p50_ms,full_hs_p99_ms,resumed_hs_p50_ms,resumed_hs_p99_ms,request_p50_ms,request_p99_ms,"
-                + "server_full_hs_per_s,server_resumed_hs_per_s,server_resumption_offers_refused,server_full_hs_cpu_ms";
+                + "server_full_hs_per_s,server_resumed_hs_per_s,server_resumption_offers_refused,server_full_hs_cpu_ms,"
+                + "round";
     }
 
     /**
-     * The server's own count (the gate's metrics) over the step; the last four columns are empty without a gate, the
-     * last where the gate timed no full handshake (a static budget does not).
+     * The server's own count (the gate's metrics) over the step: the four columns before {@code round}, empty without
+     * a gate, the fourth also where the gate timed no full handshake (a static budget does not).
      */
     String csv() {
         return String.format(Locale.ROOT,
-                "%s,%.2f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.2f,%.2f,%.2f,%.2f,%.1f,%.1f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%s",
+                "%s,%.2f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.2f,%.2f,%.2f,%.2f,%.1f,%.1f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%s,%d",
                 mode, multiplier, offeredNewPerSecond, seconds, goodput, newAdmittedPerSecond, newRefusedPerSecond,
                 newTimedOutPerSecond, newDroppedByDriverPerSecond, resumedAdmittedPercent, resumedRefusedPerSecond,
                 resumedTimedOutPerSecond, newFailedAfterHandshakePerSecond, resumedFailedAfterHandshakePerSecond,
@@ -62,6 +66,6 @@ record OverloadStep(String mode, double multiplier, double offeredNewPerSecond, 
                         gate.fullHandshakes() / seconds, gate.resumedHandshakes() / seconds,
                         gate.resumptionOffersRefused(),
                         Double.isNaN(gate.fullHandshakeCpuMillis()) ? ""
-                                : String.format(Locale.ROOT, "%.2f", gate.fullHandshakeCpuMillis())));
+                                : String.format(Locale.ROOT, "%.2f", gate.fullHandshakeCpuMillis())), round);
     }
 }

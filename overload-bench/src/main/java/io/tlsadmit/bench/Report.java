@@ -33,8 +33,9 @@ final class Report {
             Files.write(out.resolve("timeline.csv"), timeline);
         }
 
+        // A line per mode and round: the rounds' spread is what the charts should show, not a line through it.
         Map<String, List<OverloadStep>> byMode = new LinkedHashMap<>();
-        results.forEach(r -> byMode.computeIfAbsent(r.mode(), m -> new ArrayList<>()).add(r));
+        results.forEach(r -> byMode.computeIfAbsent(label(r, o.rounds()), m -> new ArrayList<>()).add(r));
         chart(out, "goodput.png", "Goodput under a flood of new TLS clients", "requests/s completed", byMode,
                 OverloadStep::goodput);
         chart(out, "new-admitted.png", "New clients served (full handshakes completed)", "new clients/s", byMode,
@@ -52,6 +53,10 @@ final class Report {
                         + "(no client in flight, CPU idle) between steps.%n%n", server, o.clientGroups(), o.key(),
                 o.tls(), o.established(), o.thinkMillis(), o.workIterations(), capacity, o.stepSeconds(),
                 o.warmupSeconds(), o.serverWarmupSeconds()));
+        if (o.rounds() > 1) {
+            md.append(String.format(Locale.ROOT, "%d rounds of the whole sweep, each mode on a fresh server in every"
+                    + " round, the modes' order reversed every other round.%n%n", o.rounds()));
+        }
         md.append("| mode | load | goodput req/s | new admitted/s | new refused/s | new timed out/s | resumed ok % "
                 + "| server CPU % | driver CPU % | full hs p50 / p99 | resumed hs p50 / p99 | request p50 / p99 "
                 + "| gate: full / resumed hs/s, resumptions refused | server CPU per full hs |\n");
@@ -60,28 +65,13 @@ final class Report {
             md.append(String.format(Locale.ROOT,
                     "| %s | %.1fx | %.0f | %.0f | %.0f | %.0f | %s | %.0f | %.0f | %s / %s | %s / %s | %s / %s "
                             + "| %s | %s |%n",
-                    r.mode(), r.multiplier(), r.goodput(), r.newAdmittedPerSecond(), r.newRefusedPerSecond(),
+                    label(r, o.rounds()), r.multiplier(), r.goodput(), r.newAdmittedPerSecond(), r.newRefusedPerSecond(),
                     r.newTimedOutPerSecond(), percent(r.resumedAdmittedPercent()), r.serverCpuPercent(),
                     r.driverCpuPercent(), millis(r.fullHandshakeP50()), millis(r.fullHandshakeP99()),
                     millis(r.resumedHandshakeP50()), millis(r.resumedHandshakeP99()), millis(r.requestP50()),
                     millis(r.requestP99()), gate(r), handshakeCpu(r)));
         }
-        md.append("\nGoodput as a fraction of each mode's own peak:\n\n| mode | peak req/s |");
-        double[] marks = {2, 4, 8};
-        for (double m : marks) {
-            md.append(String.format(Locale.ROOT, " at %.0fx |", m));
-        }
-        md.append("\n|---|---|---|---|---|\n");
-        byMode.forEach((mode, rows) -> {
-            double peak = rows.stream().mapToDouble(OverloadStep::goodput).max().orElse(Double.NaN);
-            md.append(String.format(Locale.ROOT, "| %s | %.0f |", mode, peak));
-            for (double m : marks) {
-                double g = rows.stream().filter(r -> r.multiplier() == m).mapToDouble(OverloadStep::goodput)
-                        .findFirst().orElse(Double.NaN);
-                md.append(Double.isNaN(g) ? " – |" : String.format(Locale.ROOT, " %.2f |", g / peak));
-            }
-            md.append('\n');
-        });
+        md.append('\n').append(ownPeak(results, o.rounds()));
         md.append('\n').append(driverBound(results)).append('\n');
         md.append("\nCharts: goodput.png, new-admitted.png, resumed-admitted.png, request-p99.png");
         if (timeline.size() > 1) {
@@ -90,6 +80,62 @@ final class Report {
         }
         md.append(".\n");
         Files.writeString(out.resolve("summary.md"), md);
+    }
+
+    /** The mode, and with more than one round the round: the name of a row of the table and a line of a chart. */
+    private static String label(OverloadStep r, int rounds) {
+        return rounds > 1 ? r.mode() + ", round " + r.round() : r.mode();
+    }
+
+    /**
+     * Goodput at 2, 4 and 8× as a fraction of each mode's own peak. Over several rounds, from each step's median
+     * goodput across the rounds (the peak is the largest median), with the range of the rounds' own fractions (each
+     * round against its own peak) beside it: on a machine that slows down for a minute now and then, one step in a
+     * slow spell moves a single round's fraction by 10 % or more, and the median is the figure that does not.
+     */
+    static String ownPeak(List<OverloadStep> results, int rounds) {
+        double[] marks = {2, 4, 8};
+        StringBuilder md = new StringBuilder(rounds > 1
+                ? "Goodput as a fraction of each mode's own peak, from the median of " + rounds + " rounds (the range of"
+                        + " the rounds' own fractions):\n\n| mode | peak req/s (median) |"
+                : "Goodput as a fraction of each mode's own peak:\n\n| mode | peak req/s |");
+        for (double m : marks) {
+            md.append(String.format(Locale.ROOT, " at %.0fx |", m));
+        }
+        md.append("\n|---|---|---|---|---|\n");
+        Map<String, List<OverloadStep>> byMode = new LinkedHashMap<>();
+        results.forEach(r -> byMode.computeIfAbsent(r.mode(), m -> new ArrayList<>()).add(r));
+        byMode.forEach((mode, rows) -> {
+            Map<Double, Double> medians = new LinkedHashMap<>();
+            rows.forEach(r -> medians.computeIfAbsent(r.multiplier(), m -> GateCostBenchmark.median(
+                    rows.stream().filter(x -> x.multiplier() == m).map(OverloadStep::goodput).toList())));
+            double peak = medians.values().stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+            md.append(String.format(Locale.ROOT, "| %s | %.0f |", mode, peak));
+            for (double m : marks) {
+                Double g = medians.get(m);
+                md.append(g == null ? " – |" : String.format(Locale.ROOT, " %.2f%s |", g / peak,
+                        rounds > 1 ? roundsRange(rows, m) : ""));
+            }
+            md.append('\n');
+        });
+        return md.toString();
+    }
+
+    /** " (low–high)" of the rounds' fractions of their own peak at {@code multiplier}. */
+    private static String roundsRange(List<OverloadStep> rows, double multiplier) {
+        double low = Double.POSITIVE_INFINITY;
+        double high = Double.NEGATIVE_INFINITY;
+        for (int round : rows.stream().mapToInt(OverloadStep::round).distinct().toArray()) {
+            List<OverloadStep> own = rows.stream().filter(r -> r.round() == round).toList();
+            double peak = own.stream().mapToDouble(OverloadStep::goodput).max().orElse(Double.NaN);
+            for (OverloadStep r : own) {
+                if (r.multiplier() == multiplier) {
+                    low = Math.min(low, r.goodput() / peak);
+                    high = Math.max(high, r.goodput() / peak);
+                }
+            }
+        }
+        return low > high ? "" : String.format(Locale.ROOT, " (%.2f–%.2f)", low, high);
     }
 
     /** A sentence naming the steps the driver limited ({@link LoadGeneratorLimit}): not the server's figures. */

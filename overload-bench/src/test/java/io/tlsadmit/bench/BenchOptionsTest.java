@@ -53,6 +53,14 @@ class BenchOptionsTest {
     }
 
     @Test
+    void aRunIsOneRoundUnlessToldMoreAndNeverNone() {
+        assertEquals(1, BenchOptions.parse(new String[0]).rounds());
+        assertEquals(3, BenchOptions.parse(new String[] {"--rounds", "3"}).rounds());
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> BenchOptions.parse(new String[] {"--rounds", "0"})).getMessage().contains("--rounds"));
+    }
+
+    @Test
     void theDriverOffersOnlyX25519UnlessTheCertificateNeedsItsCurve() {
         assertEquals("x25519", BenchOptions.parse(new String[] {"--key", "rsa4096"}).clientGroups());
         assertEquals(BenchOptions.JDK_GROUPS, BenchOptions.parse(new String[] {"--key", "ec"}).clientGroups());
