@@ -92,6 +92,7 @@ public final class OverloadBenchmark {
             String suffix = options.rounds() > 1 ? "-" + round : "";
             for (String mode : modes) {
                 try (ServerUnderTest.Running running = start(mode, capacity)) {
+                    running.keepControlTraceAt(options.out().resolve("control-trace-" + mode + suffix + ".log"));
                     results.addAll(sweep(mode, running, capacity, round));
                     if (options.cpuChange()) {
                         timeline.addAll(cpuChange(mode + suffix, running, capacity));

@@ -1,6 +1,7 @@
 package io.tlsadmit.bench;
 
 import java.net.URI;
+import java.nio.file.Path;
 
 /**
  * The kind of server a run drives: Tomcat with the valve, or the Netty example server on one TLS engine. Each mode
@@ -30,6 +31,13 @@ interface ServerUnderTest {
 
         /** Where the gate's Prometheus text is served in plain HTTP (nothing there without a gate). */
         URI metrics();
+
+        /**
+         * Where to write the adaptive controller's trace, one line per control period, when the server closes: the
+         * periods that explain a step's figures (valve README, "Tracing the controller"). Servers without one ignore it.
+         */
+        default void keepControlTraceAt(Path file) {
+        }
 
         @Override
         void close();

@@ -7,6 +7,7 @@ import io.tlsadmit.testing.TestKeystore;
 import io.tlsadmit.testing.TomcatDistribution;
 import io.tlsadmit.testing.TomcatServer;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -79,11 +80,57 @@ final class TomcatUnderTest implements ServerUnderTest {
                         .attribute("fullHandshakeBurst", Long.toString(staticBurst(capacity)));
             }
         }
+        if (mode.equals("adaptive")) {
+            builder.controlTrace();
+        }
         TomcatServer tomcat = builder.build().start();
         CpuPinning.pin(tomcat.pid(), "0");
         warmJsp(tomcat);
-        return new Started(tomcat.pid(), tomcat.port("tls"),
-                URI.create("http://127.0.0.1:" + tomcat.port("plain") + "/tlsadmit/metrics"), tomcat::close);
+        return new Traced(tomcat);
+    }
+
+    /** A started Tomcat that writes its controller's trace where it was asked to once it has stopped. */
+    private static final class Traced implements Running {
+        private final TomcatServer tomcat;
+        private volatile Path traceCopy;
+
+        Traced(TomcatServer tomcat) {
+            this.tomcat = tomcat;
+        }
+
+        @Override
+        public long pid() {
+            return tomcat.pid();
+        }
+
+        @Override
+        public int tlsPort() {
+            return tomcat.port("tls");
+        }
+
+        @Override
+        public URI metrics() {
+            return URI.create("http://127.0.0.1:" + tomcat.port("plain") + "/tlsadmit/metrics");
+        }
+
+        @Override
+        public void keepControlTraceAt(Path file) {
+            this.traceCopy = file;
+        }
+
+        @Override
+        public void close() {
+            tomcat.close();
+            Path to = traceCopy;
+            if (to != null) {
+                try {
+                    tomcat.copyControlTraceTo(to);
+                } catch (IOException | UncheckedIOException e) {
+                    // the run's figures matter more than the trace that explains them
+                    System.err.println("control trace not copied to " + to + ": " + e);
+                }
+            }
+        }
     }
 
     /** The static budget's burst for a cap of {@code capacity}/s: 5 % of a second's worth, at least 1. */

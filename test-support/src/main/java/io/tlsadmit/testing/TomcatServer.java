@@ -297,6 +297,28 @@ public final class TomcatServer implements AutoCloseable {
         return lines;
     }
 
+    /**
+     * Writes the controller's trace ({@link #controlTraceFiles()}, in order) to {@code file}, replacing it, so that a
+     * run keeps it once the server's directory is gone; after {@link #close()} for the whole of it. Writes nothing and
+     * returns false when there is no trace (no {@link Builder#controlTrace()}, or no adaptive connector).
+     */
+    public boolean copyControlTraceTo(Path file) throws IOException {
+        List<Path> traces = controlTraceFiles();
+        if (traces.isEmpty()) {
+            return false;
+        }
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        try (var out = Files.newOutputStream(file)) {
+            for (Path trace : traces) {
+                Files.copy(trace, out);
+            }
+        }
+        return true;
+    }
+
     public Path catalinaOutFile() {
         return base.resolve("logs/catalina.out");
     }

@@ -21,6 +21,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -111,7 +112,7 @@ class AdaptiveBudgetIT {
 
     /** The valve README's logging.properties lines, through Tomcat's JULI: every connector's periods, named. */
     @Test
-    void theControllersTraceHasALinePerPeriodForEachAdaptiveConnector() throws InterruptedException {
+    void theControllersTraceHasALinePerPeriodForEachAdaptiveConnector() throws InterruptedException, IOException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         List<String> lines = tomcat.controlTrace();
         while (lines.stream().filter(line -> line.startsWith("connector=" + adaptiveConnector + " ")).count() < 3
@@ -127,6 +128,14 @@ class AdaptiveBudgetIT {
                 + " rate=\\d+\\.\\d burst=\\d+"), last);
         assertEquals(5, lines.stream().map(line -> line.substring(0, line.indexOf(' '))).distinct().count(),
                 "one controller per adaptive connector, each named: " + lines);
+        // What the benchmarks keep of it: the same lines in the same order, and those written since. The last line read
+        // may have been read while the handler wrote it.
+        Path copy = Files.createTempDirectory("trace-copy").resolve("runs/control-trace.log");
+        assertTrue(tomcat.copyControlTraceTo(copy));
+        List<String> copied = Files.readAllLines(copy);
+        int whole = lines.size() - 1;
+        assertTrue(copied.size() >= whole, copied.size() + " lines copied of " + lines.size());
+        assertEquals(lines.subList(0, whole), copied.subList(0, whole));
     }
 
     /**

@@ -15,7 +15,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -233,14 +232,7 @@ public final class RubisServer implements AutoCloseable {
         Path to = controlTraceCopy;
         if (to != null && mode.gated()) {
             try {
-                List<Path> traces = tomcat.controlTraceFiles();
-                if (!traces.isEmpty()) {
-                    Files.createDirectories(to.getParent());
-                    Files.deleteIfExists(to);
-                    for (Path trace : traces) {
-                        Files.write(to, Files.readAllBytes(trace), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-                    }
-                }
+                tomcat.copyControlTraceTo(to);
             } catch (IOException | UncheckedIOException e) {
                 System.err.println("control trace not copied to " + to + ": " + e);
             }
