@@ -778,31 +778,40 @@ public final class Experiment {
         CpuReading from = readings[0];
         CpuReading to = readings[1];
         double window = (to.nanos() - from.nanos()) / 1e9;
+        double fullHandshakeCpu = server.mode().gated()
+                ? StepFigures.fullHandshakeCpuMillis(from.gate(), to.gate(), server.gatedPort()) : Double.NaN;
         StepResult r = StepResult.of(server.mode(), workload, options.connectionsPerUser(), phase, rate, limit, seconds,
                 GatlingStep.figures(dir, warmup, seconds), 100 * (to.serverSeconds() - from.serverSeconds()) / window,
                 100 * (to.driverSeconds() - from.driverSeconds()) / window, to.loadAverage(),
-                from.serverCpus() == null || to.serverCpus() == null ? null : to.serverCpus().splitSince(from.serverCpus()));
+                from.serverCpus() == null || to.serverCpus() == null ? null
+                        : to.serverCpus().splitSince(from.serverCpus()), fullHandshakeCpu);
         steps.add(r);
         writeSteps();
         progress.done(stepSeconds(seconds));
         progress.log("  %.0f replies/s, %.2f completed sessions/s, %.1f refused conn/s, %.1f timeouts/s, page mean %.0f"
                         + " ms p99 %.0f ms (first pages %.0f ms, later %.0f ms), resumed share %s, server CPU %.0f%%"
-                        + " (its CPUs idle %.1f%%, interrupts %.1f%%, steal %.1f%%), Gatling CPU %.0f%%, load %.1f",
+                        + " (its CPUs idle %.1f%%, interrupts %.1f%%, steal %.1f%%)%s, Gatling CPU %.0f%%, load %.1f",
                 r.throughput(), r.completedSessionsPerSec(), r.refusedConnectionsPerSec(), r.timeoutsPerSec(),
                 r.pageMeanMillis(), r.pageP99Millis(), r.firstPageP99Millis(), r.laterPageP99Millis(),
                 Double.isNaN(r.resumedShare()) ? "n/a (no gate)"
                         : String.format(Locale.ROOT, "%.2f", r.resumedShare()),
                 r.serverCpuPercent(), r.serverCpusIdlePercent(), r.serverCpusInterruptPercent(),
-                r.serverCpusStealPercent(), r.driverCpuPercent(), r.loadAverage());
+                r.serverCpusStealPercent(), Double.isNaN(r.serverFullHandshakeCpuMillis()) ? ""
+                        : String.format(Locale.ROOT, ", %.1f ms per full handshake", r.serverFullHandshakeCpuMillis()),
+                r.driverCpuPercent(), r.loadAverage());
         return r;
     }
 
-    /** CPU the server and this driver had used, and the server CPUs' ticks, at one moment of a step. */
+    /**
+     * CPU the server and this driver had used, and the server CPUs' ticks, at one moment of a step; with the gate's
+     * metrics (empty without a gate), read last: a slow scrape must not come between the clock and the CPU figures.
+     */
     private record CpuReading(long nanos, double serverSeconds, double driverSeconds, CpuTicks serverCpus,
-                              double loadAverage) {
+                              double loadAverage, PrometheusScrape gate) {
         static CpuReading now(RubisServer server, long self, Workload workload) {
             return new CpuReading(System.nanoTime(), server.cpuSeconds(), ProcessCpu.seconds(self),
-                    ProcessCpu.cpus(workload.cpuList()), ProcessCpu.loadAverage());
+                    ProcessCpu.cpus(workload.cpuList()), ProcessCpu.loadAverage(),
+                    PrometheusScrape.parse(server.scrapeMetrics()));
         }
     }
 

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -70,9 +71,17 @@ public final class PrometheusScrape {
      * ({@code "verdict", "NEW", "decision", "refused"}); 0 when none matches.
      */
     public double value(String name, String... labelPairs) {
+        return value(name, labels -> matches(labels, labelPairs));
+    }
+
+    /**
+     * The sum of the samples called {@code name} whose labels pass {@code labels}; 0 when none does. For a label
+     * known only in part: a connector's is Tomcat's name for it, which ends with its port.
+     */
+    public double value(String name, Predicate<Map<String, String>> labels) {
         double sum = 0;
         for (Sample sample : samples) {
-            if (sample.name.equals(name) && matches(sample.labels, labelPairs)) {
+            if (sample.name.equals(name) && labels.test(sample.labels)) {
                 sum += sample.value;
             }
         }

@@ -37,6 +37,15 @@ class PrometheusScrapeTest {
     }
 
     @Test
+    void seriesCanBeSelectedByATestOfTheirLabels() {
+        PrometheusScrape after = PrometheusScrape.parse(AFTER);
+        assertEquals(30.0, after.value("tlsadmit_handshakes_total", labels -> "full".equals(labels.get("kind"))));
+        assertEquals(110.0, after.value("tlsadmit_handshakes_total",
+                labels -> labels.getOrDefault("version", "").endsWith("1.3") && !"full".equals(labels.get("kind"))));
+        assertEquals(0.0, after.value("tlsadmit_handshakes_total", labels -> labels.containsKey("connector")));
+    }
+
+    @Test
     void increaseIsPerSeriesAndCountsNewSeriesFromZero() {
         Map<String, Double> increase = PrometheusScrape.parse(AFTER).increase(PrometheusScrape.parse(BEFORE),
                 "tlsadmit_connections_total");

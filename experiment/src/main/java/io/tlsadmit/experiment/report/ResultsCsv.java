@@ -19,7 +19,11 @@ public final class ResultsCsv {
             // page p99 split: users' first pages, and the pages of users already in
             + "first_page_p99_ms,later_page_p99_ms,"
             // what else the server's CPUs did (of their time): left idle, the kernel's interrupts, another guest's
-            + "server_cpus_idle_pct,server_cpus_interrupt_pct,server_cpus_steal_pct";
+            + "server_cpus_idle_pct,server_cpus_interrupt_pct,server_cpus_steal_pct,"
+            // the gate's CPU per full handshake: whether the step fell in one of the machine's slow spells
+            + "server_full_hs_cpu_ms";
+    /** The header before the gate's CPU per full handshake. */
+    static final String HEADER_NO_HS_CPU = HEADER.substring(0, HEADER.indexOf(",server_full_hs_cpu_ms"));
     /** The header before the server CPUs' idle, interrupt and steal shares. */
     static final String HEADER_NO_CPU_SPLIT = HEADER.substring(0, HEADER.indexOf(",server_cpus_idle_pct"));
     /** The header before the split page p99: such a file's pages were not told apart. */
@@ -48,7 +52,8 @@ public final class ResultsCsv {
                     number(s.serverSessionGrace()), share(s.wastedTokenShare()),
                     Integer.toString(s.serverCpus()), number(s.firstPageP99Millis()),
                     number(s.laterPageP99Millis()), number(s.serverCpusIdlePercent()),
-                    number(s.serverCpusInterruptPercent()), number(s.serverCpusStealPercent())))
+                    number(s.serverCpusInterruptPercent()), number(s.serverCpusStealPercent()),
+                    number(s.serverFullHandshakeCpuMillis())))
                     .append('\n');
         }
         return out.toString();
@@ -57,8 +62,9 @@ public final class ResultsCsv {
     /** The rows of a {@code steps.csv} written by {@link #format}, to resume an interrupted run. */
     public static List<StepResult> parse(String csv) {
         List<String> lines = csv.lines().filter(line -> !line.isBlank()).toList();
-        if (lines.isEmpty() || !(lines.get(0).equals(HEADER) || lines.get(0).equals(HEADER_NO_CPU_SPLIT)
-                || lines.get(0).equals(HEADER_NO_SPLIT) || lines.get(0).equals(HEADER_ONE_CPU))) {
+        if (lines.isEmpty() || !(lines.get(0).equals(HEADER) || lines.get(0).equals(HEADER_NO_HS_CPU)
+                || lines.get(0).equals(HEADER_NO_CPU_SPLIT) || lines.get(0).equals(HEADER_NO_SPLIT)
+                || lines.get(0).equals(HEADER_ONE_CPU))) {
             throw new IllegalArgumentException("not a steps.csv of this version: the header differs");
         }
         int columns = lines.get(0).split(",").length;
@@ -75,7 +81,8 @@ public final class ResultsCsv {
                     c[23], c[24], Integer.parseInt(c[25]), d(c[27]), d(c[28]), d(c[29]), d(c[30]), d(c[31]),
                     columns > 33 ? Integer.parseInt(c[33]) : 1, columns > 35 ? d(c[34]) : Double.NaN,
                     columns > 35 ? d(c[35]) : Double.NaN, columns > 38 ? d(c[36]) : Double.NaN,
-                    columns > 38 ? d(c[37]) : Double.NaN, columns > 38 ? d(c[38]) : Double.NaN));
+                    columns > 38 ? d(c[37]) : Double.NaN, columns > 38 ? d(c[38]) : Double.NaN,
+                    columns > 39 ? d(c[39]) : Double.NaN));
         }
         return steps;
     }

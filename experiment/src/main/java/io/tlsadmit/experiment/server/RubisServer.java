@@ -173,6 +173,14 @@ public final class RubisServer implements AutoCloseable {
         return mode.gated() ? "http://127.0.0.1:" + tomcat.port("plain") + "/tlsadmit/metrics" : "";
     }
 
+    /** The gated connector's port, which ends its {@code connector} label in the gate's metrics. */
+    public int gatedPort() {
+        if (!mode.gated()) {
+            throw new IllegalStateException(mode.label() + " has no gate");
+        }
+        return tomcat.port("tls");
+    }
+
     public long tomcatPid() {
         return tomcat.pid();
     }

@@ -1,18 +1,22 @@
 package io.tlsadmit.experiment.step;
 
+import io.tlsadmit.testing.PrometheusScrape;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * What one Gatling run of {@code RubisSimulation} measured: its {@code summary.json} figures, and rates averaged
  * over the steady part of its {@code timeline.csv} (from the end of the warm-up to the end of the arrivals; the
- * drain after it has fewer users and is left out).
+ * drain after it has fewer users and is left out). And what the gate timed between two scrapes of its metrics.
  */
 public final class StepFigures {
+
+    private static final String HANDSHAKE_CPU = "tlsadmit_handshake_cpu_seconds";
 
     private static final Pattern FIGURE = Pattern.compile(
             "\"((?:[^\"\\\\]|\\\\.)+)\": (\"(?:[^\"\\\\]|\\\\.)*\"|[^,\\n]+)");
@@ -71,6 +75,26 @@ public final class StepFigures {
             rates.put(columns[c], sums[c] / (toSecond - fromSecond));
         }
         return rates;
+    }
+
+    /**
+     * The gate's mean CPU per full handshake in ms, of every TLS version, between two scrapes of its metrics (the
+     * step's window, as its server CPU): a step in one of the machine's slow spells, when every full handshake costs
+     * 1.4–1.5× its CPU, shows it here. Only the connector listening on {@code port}: connectors have gates of their
+     * own. Resumptions are left out: far cheaper, they would move it with the resumed share instead. NaN when the gate
+     * timed none: no gate or a scrape that failed, a budget that times none (only the adaptive one does), or no
+     * full handshake in the window.
+     */
+    public static double fullHandshakeCpuMillis(PrometheusScrape before, PrometheusScrape after, int port) {
+        if (before.isEmpty() || after.isEmpty()) {
+            // one scrape alone would count every handshake since the server started as the step's
+            return Double.NaN;
+        }
+        Predicate<Map<String, String>> full = labels -> "full".equals(labels.get("kind"))
+                && labels.getOrDefault("connector", "").endsWith("-" + port);
+        double timed = after.value(HANDSHAKE_CPU + "_count", full) - before.value(HANDSHAKE_CPU + "_count", full);
+        double seconds = after.value(HANDSHAKE_CPU + "_sum", full) - before.value(HANDSHAKE_CPU + "_sum", full);
+        return timed > 0 ? 1000 * seconds / timed : Double.NaN;
     }
 
     /** Mean per second of a timeline column (e.g. {@code replies}) over the window; 0 when absent. */

@@ -29,6 +29,8 @@ import java.util.function.ToDoubleFunction;
  *                    served and refused alike, is much of it; part of it may also be in {@code serverCpuPercent}
  *                    (see {@link io.tlsadmit.admission.cpu.CpuTicks})
  * @param serverCpusStealPercent  taken by the hypervisor for other guests
+ * @param serverFullHandshakeCpuMillis  the gate's mean CPU per full handshake over the window, NaN where it timed
+ *                    none (every budget but the adaptive one): tells a step in one of the machine's slow spells apart
  */
 public record StepResult(
         Mode mode,
@@ -67,7 +69,8 @@ public record StepResult(
         double laterPageP99Millis,
         double serverCpusIdlePercent,
         double serverCpusInterruptPercent,
-        double serverCpusStealPercent) {
+        double serverCpusStealPercent,
+        double serverFullHandshakeCpuMillis) {
 
     /** A step on the study's one server CPU. */
     public StepResult(Mode mode, String phase, double usersPerSec, double limit, int stepSeconds, int windowSeconds,
@@ -83,7 +86,7 @@ public record StepResult(
                 sessionsAbandoned, sessionsRefused, errorPages, pageMeanMillis, pageP99Millis, serverFullHandshakes,
                 serverResumedHandshakes, serverCpuPercent, driverCpuPercent, loadAverage, mix, tls, connectionsPerUser,
                 firstPagesPerSec, firstPagesIncompletePerSec, firstPagesTimedOutPerSec, serverNewAdmitted,
-                serverSessionGrace, 1, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+                serverSessionGrace, 1, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
     }
 
     public Workload workload() {
@@ -113,7 +116,7 @@ public record StepResult(
 
     public static StepResult of(Mode mode, Workload workload, int connectionsPerUser, String phase, double usersPerSec,
             double limit, int stepSeconds, StepFigures f, double serverCpuPercent, double driverCpuPercent,
-            double loadAverage, CpuTicks.Split serverCpus) {
+            double loadAverage, CpuTicks.Split serverCpus, double serverFullHandshakeCpuMillis) {
         return new StepResult(mode, phase, usersPerSec, limit, stepSeconds, f.windowSeconds(),
                 f.perSecond("replies"), f.perSecond("pages"), f.perSecond("sessions_completed"),
                 f.perSecond("connections_refused"), f.perSecond("timeouts"),
@@ -126,7 +129,8 @@ public record StepResult(
                 f.perSecond("first_pages_timed_out"), f.figure("serverNewConnectionsAdmitted"),
                 f.figure("serverSessionGrace"), workload.serverCpus(), latency(f.figure("firstPageMillisP99")),
                 latency(f.figure("laterPageMillisP99")), percent(serverCpus, CpuTicks.Split::idle),
-                percent(serverCpus, CpuTicks.Split::interrupts), percent(serverCpus, CpuTicks.Split::steal));
+                percent(serverCpus, CpuTicks.Split::interrupts), percent(serverCpus, CpuTicks.Split::steal),
+                serverFullHandshakeCpuMillis);
     }
 
     private static double percent(CpuTicks.Split split, ToDoubleFunction<CpuTicks.Split> share) {
