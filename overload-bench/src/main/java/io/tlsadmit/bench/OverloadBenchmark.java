@@ -161,8 +161,8 @@ public final class OverloadBenchmark {
                 double serverSeconds = serverCpu.seconds() - serverBefore;
                 double driverSeconds = driverCpu.seconds() - driverBefore;
                 GateTruth truth = GateTruth.of(PrometheusScrape.parse(scrape(running))).since(truthBefore);
-                OverloadStep r = OverloadStep.of(mode, multiplier, offered, seconds, c, serverSeconds, driverSeconds, truth,
-                        round);
+                OverloadStep r = OverloadStep.of(mode, multiplier, offered, seconds, c, serverSeconds, driverSeconds,
+                        truth, round);
                 results.add(r);
                 log("  goodput %.0f req/s, new admitted %.0f/s refused %.0f/s timed out %.0f/s, resumed ok %.1f%%,"
                                 + " server CPU %.0f%%, driver CPU %.0f%%, request p99 %s; gate: %s",

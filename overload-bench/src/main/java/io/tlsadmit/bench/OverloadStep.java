@@ -56,7 +56,8 @@ record OverloadStep(String mode, double multiplier, double offeredNewPerSecond, 
      */
     String csv() {
         return String.format(Locale.ROOT,
-                "%s,%.2f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.2f,%.2f,%.2f,%.2f,%.1f,%.1f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%s,%d",
+                "%s,%.2f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.2f,%.2f,%.2f,%.2f,%.1f,%.1f,"
+                        + "%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%s,%d",
                 mode, multiplier, offeredNewPerSecond, seconds, goodput, newAdmittedPerSecond, newRefusedPerSecond,
                 newTimedOutPerSecond, newDroppedByDriverPerSecond, resumedAdmittedPercent, resumedRefusedPerSecond,
                 resumedTimedOutPerSecond, newFailedAfterHandshakePerSecond, resumedFailedAfterHandshakePerSecond,

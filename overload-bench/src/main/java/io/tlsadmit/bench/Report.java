@@ -65,7 +65,8 @@ final class Report {
             md.append(String.format(Locale.ROOT,
                     "| %s | %.1fx | %.0f | %.0f | %.0f | %.0f | %s | %.0f | %.0f | %s / %s | %s / %s | %s / %s "
                             + "| %s | %s |%n",
-                    label(r, o.rounds()), r.multiplier(), r.goodput(), r.newAdmittedPerSecond(), r.newRefusedPerSecond(),
+                    label(r, o.rounds()), r.multiplier(), r.goodput(), r.newAdmittedPerSecond(),
+                    r.newRefusedPerSecond(),
                     r.newTimedOutPerSecond(), percent(r.resumedAdmittedPercent()), r.serverCpuPercent(),
                     r.driverCpuPercent(), millis(r.fullHandshakeP50()), millis(r.fullHandshakeP99()),
                     millis(r.resumedHandshakeP50()), millis(r.resumedHandshakeP99()), millis(r.requestP50()),
@@ -96,8 +97,8 @@ final class Report {
     static String ownPeak(List<OverloadStep> results, int rounds) {
         double[] marks = {2, 4, 8};
         StringBuilder md = new StringBuilder(rounds > 1
-                ? "Goodput as a fraction of each mode's own peak, from the median of " + rounds + " rounds (the range of"
-                        + " the rounds' own fractions):\n\n| mode | peak req/s (median) |"
+                ? "Goodput as a fraction of each mode's own peak, from the median of " + rounds
+                        + " rounds (the range of the rounds' own fractions):\n\n| mode | peak req/s (median) |"
                 : "Goodput as a fraction of each mode's own peak:\n\n| mode | peak req/s |");
         for (double m : marks) {
             md.append(String.format(Locale.ROOT, " at %.0fx |", m));

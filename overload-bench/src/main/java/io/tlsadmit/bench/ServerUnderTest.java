@@ -34,7 +34,8 @@ interface ServerUnderTest {
 
         /**
          * Where to write the adaptive controller's trace, one line per control period, when the server closes: the
-         * periods that explain a step's figures (valve README, "Tracing the controller"). Servers without one ignore it.
+         * periods that explain a step's figures (valve README, "Tracing the controller"). Servers without one ignore
+         * it.
          */
         default void keepControlTraceAt(Path file) {
         }
