@@ -1,5 +1,6 @@
 package io.tlsadmit.bench;
 
+import io.tlsadmit.testing.FullHandshakeCpu;
 import io.tlsadmit.testing.PrometheusScrape;
 import java.util.Locale;
 
@@ -14,9 +15,9 @@ import java.util.Locale;
  * its budget learns from them (the adaptive one); elsewhere there are none to read.
  */
 record GateTruth(boolean present, double fullHandshakes, double resumedHandshakes, double resumptionOffersRefused,
-                 double fullHandshakeCpuSeconds, double fullHandshakesTimed) {
+                 FullHandshakeCpu fullHandshakeCpu) {
 
-    static final GateTruth ABSENT = new GateTruth(false, 0, 0, 0, 0, 0);
+    static final GateTruth ABSENT = new GateTruth(false, 0, 0, 0, new FullHandshakeCpu(0, 0));
 
     private static final String[] RESUMPTIONS = {"RESUME_PSK", "RESUME_TICKET", "RESUME_SESSION_ID"};
 
@@ -29,9 +30,7 @@ record GateTruth(boolean present, double fullHandshakes, double resumedHandshake
             refused += metrics.value("tlsadmit_connections_total", "verdict", verdict, "decision", "refused");
         }
         return new GateTruth(true, metrics.value("tlsadmit_handshakes_total", "kind", "full"),
-                metrics.value("tlsadmit_handshakes_total", "kind", "resumed"), refused,
-                metrics.value("tlsadmit_handshake_cpu_seconds_sum", "kind", "full"),
-                metrics.value("tlsadmit_handshake_cpu_seconds_count", "kind", "full"));
+                metrics.value("tlsadmit_handshakes_total", "kind", "resumed"), refused, FullHandshakeCpu.of(metrics));
     }
 
     /** From {@code before} to this; absent unless both are present. */
@@ -41,13 +40,12 @@ record GateTruth(boolean present, double fullHandshakes, double resumedHandshake
         }
         return new GateTruth(true, fullHandshakes - before.fullHandshakes, resumedHandshakes - before.resumedHandshakes,
                 resumptionOffersRefused - before.resumptionOffersRefused,
-                fullHandshakeCpuSeconds - before.fullHandshakeCpuSeconds,
-                fullHandshakesTimed - before.fullHandshakesTimed);
+                fullHandshakeCpu.since(before.fullHandshakeCpu));
     }
 
     /** The server's CPU per full handshake it timed, in ms; NaN when it timed none. */
     double fullHandshakeCpuMillis() {
-        return fullHandshakesTimed > 0 ? 1000 * fullHandshakeCpuSeconds / fullHandshakesTimed : Double.NaN;
+        return fullHandshakeCpu.millisEach();
     }
 
     @Override

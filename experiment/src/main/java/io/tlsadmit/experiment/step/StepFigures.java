@@ -1,5 +1,6 @@
 package io.tlsadmit.experiment.step;
 
+import io.tlsadmit.testing.FullHandshakeCpu;
 import io.tlsadmit.testing.PrometheusScrape;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -15,8 +16,6 @@ import java.util.regex.Pattern;
  * drain after it has fewer users and is left out). And what the gate timed between two scrapes of its metrics.
  */
 public final class StepFigures {
-
-    private static final String HANDSHAKE_CPU = "tlsadmit_handshake_cpu_seconds";
 
     private static final Pattern FIGURE = Pattern.compile(
             "\"((?:[^\"\\\\]|\\\\.)+)\": (\"(?:[^\"\\\\]|\\\\.)*\"|[^,\\n]+)");
@@ -90,11 +89,8 @@ public final class StepFigures {
             // one scrape alone would count every handshake since the server started as the step's
             return Double.NaN;
         }
-        Predicate<Map<String, String>> full = labels -> "full".equals(labels.get("kind"))
-                && labels.getOrDefault("connector", "").endsWith("-" + port);
-        double timed = after.value(HANDSHAKE_CPU + "_count", full) - before.value(HANDSHAKE_CPU + "_count", full);
-        double seconds = after.value(HANDSHAKE_CPU + "_sum", full) - before.value(HANDSHAKE_CPU + "_sum", full);
-        return timed > 0 ? 1000 * seconds / timed : Double.NaN;
+        Predicate<Map<String, String>> connector = labels -> labels.getOrDefault("connector", "").endsWith("-" + port);
+        return FullHandshakeCpu.of(after, connector).since(FullHandshakeCpu.of(before, connector)).millisEach();
     }
 
     /** Mean per second of a timeline column (e.g. {@code replies}) over the window; 0 when absent. */
