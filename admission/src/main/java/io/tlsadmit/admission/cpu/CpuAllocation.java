@@ -262,11 +262,10 @@ public final class CpuAllocation {
         return cpusAssigned;
     }
 
-    /** Applies from the next {@link #refresh()}. */
     /**
      * The share of the planned CPUs the budget leaves idle ({@code 1 - targetUtilization}); with
-     * {@link CpuCapacity#MEASURED}, what a neighbour takes of it is not counted as the neighbour's
-     * ({@link NeighbourCpus#lent}).
+     * {@link CpuCapacity#MEASURED}, the neighbours' use up to it is not planned away
+     * ({@link NeighbourCpus#beyondHeadroom}). Applies from the next {@link #refresh()}.
      */
     public void setHeadroom(double share) {
         if (!(share >= 0 && share < 1)) {

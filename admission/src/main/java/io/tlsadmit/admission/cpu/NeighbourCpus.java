@@ -86,7 +86,7 @@ final class NeighbourCpus {
      * ended, adds one more interval to the window.
      *
      * @param headroomCpus the CPUs the budget leaves idle on purpose ({@code (1 - targetUtilization)} of what it
-     *                     plans for): a neighbour that takes them is lent them, not counted as taking them
+     *                     plans for): lent to the others, not counted as taken by them ({@link #beyondHeadroom})
      * @param processCpuNanos this process's CPU clock, read right after {@code /proc/stat} so that both cover the
      *                     same interval; {@code null}, or a value {@code < 0}: read {@code /proc/self/stat}
      * @param maskCpus     the affinity mask as the caller read it just now; {@code null}: read {@code /proc/self/status}
@@ -132,7 +132,7 @@ final class NeighbourCpus {
             double mine = now.cpusSince(mark, cpus, own - ownMark);
             // At most the mask: a CPU coming online adds its counts since boot to one interval, busy and idle in
             // proportion, so the interval reads the right order of magnitude but may not be exact.
-            others.add(Math.min(cpus, Capacity.others(busy, mine) - lent(headroomCpus, busy, mine, cpus)));
+            others.add(Math.min(cpus, beyondHeadroom(Capacity.others(busy, mine), headroomCpus)));
             while (others.size() > Capacity.WINDOW) {
                 others.remove(0);
             }
@@ -147,21 +147,28 @@ final class NeighbourCpus {
     }
 
     /**
-     * What the others took of the headroom the budget left: the headroom less what stayed idle.
+     * What the others used beyond the headroom the budget leaves ({@code headroomCpus}): their use up to it is lent
+     * to them, not planned away, whether or not they took it.
      *
-     * <p>Why: a neighbour that always has work (a batch job, a busy-looping process) takes every CPU cycle the JVM
-     * leaves. Counted as the neighbour's, the headroom would shrink the plan by {@code 1 - targetUtilization} each
-     * period, the JVM would then leave less, the neighbour take more, and the plan sink to the floor: measured on
-     * 2026-11-26 against a loop on one of two CPUs, the plan went from 0.92 to 0.63 CPUs in three minutes while
-     * the JVM was refusing clients. A neighbour whose use does not grow into the headroom (a load generator, a
-     * database serving this server) leaves it idle, and nothing is lent. The price: no CPU idle can also be a
-     * neighbour that needs what it uses while the JVM wants more than its share; lent the headroom, the plan is
-     * then {@code 1 / targetUtilization} of what is left (3 % over), which the queue-delay guard answers.
+     * <p>Why lent: a neighbour that always has work (a batch job, a busy-looping process) takes every CPU cycle the
+     * JVM leaves. Counted as the neighbour's, the headroom would shrink the plan by {@code 1 - targetUtilization}
+     * each period, the JVM would then leave less, the neighbour take more, and the plan sink to the floor: measured
+     * on 2026-11-26 against a loop on one of two CPUs, the plan went from 0.92 to 0.63 CPUs in three minutes while
+     * the JVM was refusing clients.
+     *
+     * <p>Why also when the headroom stays idle (until 2026-12-07 it was lent only as far as it was taken): the
+     * others' reading is the largest of a window of noisy intervals, so it reads high (by 4 % of one CPU with no
+     * neighbour at all, see above), and on loopback the kernel's work for the JVM's own connections reads as a
+     * neighbour's (2.5–2.9 % of the CPU at 1,270 refusals a second). Lent only what was taken, a plan short by that
+     * excess left the CPU idle by more than the headroom, so nothing was lent, and the plan stayed short: a resting
+     * point with 4–9 % of the CPU idle while clients were refused, left only when something else filled the CPU
+     * (docs/benchmarks.md section 4, 2026-12-07). Lent regardless, the JVM plans for what the others leave, and the
+     * reading's excess over their real use is margin enough. The price is the one the taken headroom always had: a
+     * neighbour that needs what it uses (a database serving this server) shares a full CPU with a JVM that wants
+     * more, which the queue-delay guard answers.
      */
-    static double lent(double headroomCpus, double busyCpus, double ownCpus, int cpus) {
-        double idle = Math.max(0, cpus - busyCpus);
-        double others = Math.max(0, busyCpus - ownCpus);
-        return Math.max(0, Math.min(others, headroomCpus - idle));
+    static double beyondHeadroom(double othersCpus, double headroomCpus) {
+        return Math.max(0, othersCpus - Math.max(0, headroomCpus));
     }
 
     private String allowedCpus() throws IOException {
