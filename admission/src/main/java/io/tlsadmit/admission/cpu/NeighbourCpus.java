@@ -161,8 +161,11 @@ final class NeighbourCpus {
      * neighbour at all, see above), and on loopback the kernel's work for the JVM's own connections reads as a
      * neighbour's (2.5–2.9 % of the CPU at 1,270 refusals a second). Lent only what was taken, a plan short by that
      * excess left the CPU idle by more than the headroom, so nothing was lent, and the plan stayed short: a resting
-     * point with 4–9 % of the CPU idle while clients were refused, left only when something else filled the CPU
-     * (docs/benchmarks.md section 4, 2026-12-07). Lent regardless, the JVM plans for what the others leave, and the
+     * point with 3–4 % of the CPU idle while clients were refused, left only when something else filled the CPU
+     * (docs/benchmarks.md section 4, 2026-12-07, 11:49). And as each interval was judged alone and the largest of
+     * the window kept, one interval with the CPU idle for a moment held the plan short for three periods: with
+     * 0–0.3 % of the CPU idle over the step, the plan at 8× the knee was 0.89–0.96 CPUs, against 0.92–0.99 lent
+     * regardless (section 4, 2026-12-07, 13:42). Lent regardless, the JVM plans for what the others leave, and the
      * reading's excess over their real use is margin enough. The price is the one the taken headroom always had: a
      * neighbour that needs what it uses (a database serving this server) shares a full CPU with a JVM that wants
      * more, which the queue-delay guard answers.
