@@ -35,6 +35,8 @@ import java.util.function.LongSupplier;
  * 2–4× the knee, but 21 % fewer at 8×, where it admitted 10 % more and clients timed out in every round
  * (docs/benchmarks.md section 4, "late night"). The controller, blind to the CPUs' run queue (its guard sees only
  * the wait for a worker), needs that margin at deep overload; remove it together with a signal that replaces it.
+ * Since 2026-12-07 the budget's headroom is lent against it ({@link #beyondHeadroom}): the reading's excess is the
+ * margin, no longer the excess and the headroom both.
  *
  * <p>Thread-safe: {@link CpuAllocation#refresh()} runs on the control thread and, at start-up, on the thread
  * applying the settings.
