@@ -11,4 +11,6 @@ for r in 1 2 3 4; do
     echo "round $r $v exit $? $(date -u +%H:%M:%S)" >> <dir>/ab2x.log
   done
 done
+# rounds 5-10 (16:13-16:32 UTC, a fresh boot of the guest): the same loop with "for r in 5 6 7 8 9 10", each
+# build from a worktree of its own (base: 3cac7275, var: 3fc8e173), traces gzipped into <variant>-round<N>/
 # compare.py reads these too (python3 ../compare.py .); with one step, its '8x' lines are that step, here 2x
