@@ -51,7 +51,9 @@ public final class GateCostBenchmark {
               --schedule interleaved measures one variant at a time, --clients loops against it, the order reversed
                         every other round; concurrent loads every variant at once, --clients loops each, the Tomcats
                         sharing CPU 0, so that a change of the machine's speed falls on all of them in the same
-                        seconds and each round's ratios compare like with like.
+                        seconds and each round's ratios compare like with like; the warm-up too loads them
+                        together (--warmup-seconds in all, so each Tomcat gets its share of CPU 0), where the
+                        interleaved schedule warms one after the other.
               --jfr DIR records a JFR profile of every Tomcat (settings=profile) into DIR/<variant>.jfr;
                         profile and measure in separate runs: the recording costs CPU itself.
               --async-profiler DIR samples every Tomcat's CPU with async-profiler (perf events, Java and native
@@ -177,9 +179,16 @@ public final class GateCostBenchmark {
                 servers.put(variant, start(distribution, keystore, jdk, variant));
             }
             String protocol = tls.equals("1.3") ? "TLSv1.3" : "TLSv1.2";
-            for (String variant : variants) {
-                log("warm-up %s: %d s", variant, warmupSeconds);
-                windows(List.of(servers.get(variant)), keystore.clientContext(protocol), warmupSeconds);
+            if (concurrent) {
+                // Together, as they are measured: warmed one after the other, the order in which they were warmed
+                // (and started) moved their ratios by several points (docs/benchmarks.md section 7, 2026-12-07 19:11).
+                log("warm-up of all variants together: %d s", warmupSeconds);
+                windows(variants.stream().map(servers::get).toList(), keystore.clientContext(protocol), warmupSeconds);
+            } else {
+                for (String variant : variants) {
+                    log("warm-up %s: %d s", variant, warmupSeconds);
+                    windows(List.of(servers.get(variant)), keystore.clientContext(protocol), warmupSeconds);
+                }
             }
             String idle = idleSeconds > 0 ? idle(servers) : "";
             Path profilerLibrary = asyncProfiler == null ? null : AsyncProfilerAgent.extract(asyncProfiler);
