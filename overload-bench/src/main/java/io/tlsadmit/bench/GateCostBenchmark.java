@@ -180,8 +180,9 @@ public final class GateCostBenchmark {
             }
             String protocol = tls.equals("1.3") ? "TLSv1.3" : "TLSv1.2";
             if (concurrent) {
-                // Together, as they are measured: warmed one after the other, the order in which they were warmed
-                // (and started) moved their ratios by several points (docs/benchmarks.md section 7, 2026-12-07 19:11).
+                // Together, as they are measured: warmed one after the other, the order of the warm-up moved their
+                // ratios by several points, the order of the starts did not (docs/benchmarks.md section 7, 2026-12-07
+                // 19:11).
                 log("warm-up of all variants together: %d s", warmupSeconds);
                 windows(variants.stream().map(servers::get).toList(), keystore.clientContext(protocol), warmupSeconds);
             } else {
