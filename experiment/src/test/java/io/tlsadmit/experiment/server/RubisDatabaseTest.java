@@ -1,6 +1,7 @@
 package io.tlsadmit.experiment.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -11,6 +12,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -71,6 +74,44 @@ class RubisDatabaseTest {
                 "INSERT INTO " + SERVED + ".users (nickname) VALUES ('eve')");
         assertEquals(List.of("5329 desk"), rows("SELECT id, name FROM " + SERVED + ".items WHERE name = 'desk'"));
         assertEquals(List.of("4 eve"), rows("SELECT id, nickname FROM " + SERVED + ".users WHERE nickname = 'eve'"));
+    }
+
+    /**
+     * A server that collapsed in the step before still works off its backlog while the next step's data is restored,
+     * and the bidding mix writes: here a user registers every moment. Restoring with {@code TRUNCATE} gave the late
+     * row id 1, and copying the loaded rows then failed on it.
+     */
+    @Test
+    void aServerStillWritingDuringTheRestoreNeitherFailsItNorTakesALoadedRowsId() throws Exception {
+        database.prepare(Path.of("no-datagen-needed.jar"));
+        AtomicBoolean writing = new AtomicBoolean(true);
+        AtomicReference<SQLException> writerFailed = new AtomicReference<>();
+        Thread lateRequests = new Thread(() -> {
+            try (Connection c = DriverManager.getConnection(SERVER, "root", ""); Statement s = c.createStatement()) {
+                while (writing.get()) {
+                    s.execute("INSERT INTO " + SERVED + ".users (nickname) VALUES ('late')");
+                }
+            } catch (SQLException e) {
+                writerFailed.set(e);
+            }
+        });
+        lateRequests.start();
+        try {
+            for (int restore = 0; restore < 20; restore++) {
+                database.restore();
+            }
+        } finally {
+            writing.set(false);
+            lateRequests.join();
+        }
+
+        assertNull(writerFailed.get(), "the late requests' own writes failed");
+        assertEquals(List.of("1 ann", "2 bob", "3 cy"),
+                rows("SELECT id, nickname FROM " + SERVED + ".users WHERE nickname <> 'late' ORDER BY id"));
+        assertEquals(List.of("0"), rows("SELECT COUNT(*) FROM " + SERVED + ".users WHERE nickname = 'late' AND id < 4"));
+        assertEquals(List.of("items", "regions", "users"),
+                rows("SELECT table_name FROM information_schema.tables WHERE table_schema = '" + SERVED
+                        + "' ORDER BY table_name"), "no table of the swaps is left behind");
     }
 
     @Test
