@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * run one after another, so the later ones served another data set than the first. On that grown data the adaptive
  * server's throughput was the same within the machine's noise (two alternated rounds), its page p99 higher in both;
  * small or not, a difference in the data is not one between the modes. Every measured step therefore starts from the
- * loaded data ({@link #restore()}, 0.5-0.9 s at scale 0.01), and a run never inherits what an earlier run wrote.
+ * loaded data ({@link #restore()}, about 1 s at scale 0.01), and a run never inherits what an earlier run wrote.
  */
 public final class RubisDatabase {
 
