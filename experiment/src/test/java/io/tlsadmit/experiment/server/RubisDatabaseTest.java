@@ -108,7 +108,8 @@ class RubisDatabaseTest {
         assertNull(writerFailed.get(), "the late requests' own writes failed");
         assertEquals(List.of("1 ann", "2 bob", "3 cy"),
                 rows("SELECT id, nickname FROM " + SERVED + ".users WHERE nickname <> 'late' ORDER BY id"));
-        assertEquals(List.of("0"), rows("SELECT COUNT(*) FROM " + SERVED + ".users WHERE nickname = 'late' AND id < 4"));
+        assertEquals(List.of("0"),
+                rows("SELECT COUNT(*) FROM " + SERVED + ".users WHERE nickname = 'late' AND id < 4"));
         assertEquals(List.of("items", "regions", "users"),
                 rows("SELECT table_name FROM information_schema.tables WHERE table_schema = '" + SERVED
                         + "' ORDER BY table_name"), "no table of the swaps is left behind");
