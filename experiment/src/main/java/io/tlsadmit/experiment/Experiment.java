@@ -784,13 +784,16 @@ public final class Experiment {
                 GatlingStep.figures(dir, warmup, seconds), 100 * (to.serverSeconds() - from.serverSeconds()) / window,
                 100 * (to.driverSeconds() - from.driverSeconds()) / window, to.loadAverage(),
                 from.serverCpus() == null || to.serverCpus() == null ? null
-                        : to.serverCpus().splitSince(from.serverCpus()), fullHandshakeCpu);
+                        : to.serverCpus().splitSince(from.serverCpus()), fullHandshakeCpu,
+                from.driverCpus() == null || to.driverCpus() == null ? null
+                        : to.driverCpus().splitSince(from.driverCpus()));
         steps.add(r);
         writeSteps();
         progress.done(stepSeconds(seconds));
         progress.log("  %.0f replies/s, %.2f completed sessions/s, %.1f refused conn/s, %.1f timeouts/s, page mean %.0f"
                         + " ms p99 %.0f ms (first pages %.0f ms, later %.0f ms), resumed share %s, server CPU %.0f%%"
-                        + " (its CPUs idle %.1f%%, interrupts %.1f%%, steal %.1f%%)%s, Gatling CPU %.0f%%, load %.1f",
+                        + " (its CPUs idle %.1f%%, interrupts %.1f%%, steal %.1f%%)%s, Gatling CPU %.0f%%"
+                        + " (its CPU %.0f%% busy), load %.1f",
                 r.throughput(), r.completedSessionsPerSec(), r.refusedConnectionsPerSec(), r.timeoutsPerSec(),
                 r.pageMeanMillis(), r.pageP99Millis(), r.firstPageP99Millis(), r.laterPageP99Millis(),
                 Double.isNaN(r.resumedShare()) ? "n/a (no gate)"
@@ -798,20 +801,21 @@ public final class Experiment {
                 r.serverCpuPercent(), r.serverCpusIdlePercent(), r.serverCpusInterruptPercent(),
                 r.serverCpusStealPercent(), Double.isNaN(r.serverFullHandshakeCpuMillis()) ? ""
                         : String.format(Locale.ROOT, ", %.1f ms per full handshake", r.serverFullHandshakeCpuMillis()),
-                r.driverCpuPercent(), r.loadAverage());
+                r.driverCpuPercent(), r.driverCpusBusyPercent(), r.loadAverage());
         return r;
     }
 
     /**
-     * CPU the server and this driver had used, and the server CPUs' ticks, at one moment of a step; with the gate's
-     * metrics (empty without a gate), read last: a slow scrape must not come between the clock and the CPU figures.
+     * CPU the server and this driver had used, the server CPUs' and the load generator's CPU's ticks, at one moment of
+     * a step; with the gate's metrics (empty without a gate), read last: a slow scrape must not come between the clock
+     * and the CPU figures.
      */
     private record CpuReading(long nanos, double serverSeconds, double driverSeconds, CpuTicks serverCpus,
-                              double loadAverage, PrometheusScrape gate) {
+                              CpuTicks driverCpus, double loadAverage, PrometheusScrape gate) {
         static CpuReading now(RubisServer server, long self, Workload workload) {
             return new CpuReading(System.nanoTime(), server.cpuSeconds(), ProcessCpu.seconds(self),
-                    ProcessCpu.cpus(workload.cpuList()), ProcessCpu.loadAverage(),
-                    PrometheusScrape.parse(server.scrapeMetrics()));
+                    ProcessCpu.cpus(workload.cpuList()), ProcessCpu.cpus(LOAD_GENERATOR_CPUS),
+                    ProcessCpu.loadAverage(), PrometheusScrape.parse(server.scrapeMetrics()));
         }
     }
 

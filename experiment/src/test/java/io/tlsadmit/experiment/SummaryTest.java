@@ -1,7 +1,10 @@
 package io.tlsadmit.experiment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tlsadmit.experiment.step.StepResult;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -48,5 +51,23 @@ class SummaryTest {
     @Test
     void theQuickDemoIsRecordedAsSuch() {
         assertEquals(List.of("--quick"), Summary.commandLine(ExperimentOptions.parse(new String[] {"--quick"})));
+    }
+
+    /** A sweep step at 440 users/s with Gatling at {@code gatling} % of its core and its CPU {@code busy} % busy. */
+    private static StepResult step(int serverCpus, double gatling, double busy) {
+        return new StepResult(Mode.ADAPTIVE, "sweep", 440, Double.NaN, 40, 25, 800, 300, 38, 923, 6.7, 17600, 950, 0,
+                15000, 0, 643, 6083, 1757, 1700, 93, gatling, 18, "browsing", "1.3", 1, 40, 0, 3, 1757, 0, serverCpus,
+                7091, 5099, 0, 2.6, 0, 8.98, busy);
+    }
+
+    @Test
+    void aStepIsTheLoadGeneratorsWhenGatlingOrItsCpuWithTheDatabaseWasFull() {
+        assertTrue(Summary.limitedByLoadGenerator(step(1, 81, 96)), "Gatling at 81 %, its CPU full with the database");
+        assertFalse(Summary.limitedByLoadGenerator(step(1, 71, 88)), "room left on the load generator's CPU");
+        assertTrue(Summary.limitedByLoadGenerator(step(1, 91, 92)), "Gatling itself at its limit");
+        assertFalse(Summary.limitedByLoadGenerator(step(2, 81, 99)),
+                "with two server CPUs the load generator's CPU is busy with the server too");
+        assertTrue(Summary.limitedByLoadGenerator(step(2, 92, 99)));
+        assertFalse(Summary.limitedByLoadGenerator(step(1, 81, Double.NaN)), "not measured: only Gatling's share");
     }
 }

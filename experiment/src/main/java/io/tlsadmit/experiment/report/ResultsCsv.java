@@ -21,7 +21,11 @@ public final class ResultsCsv {
             // what else the server's CPUs did (of their time): left idle, the kernel's interrupts, another guest's
             + "server_cpus_idle_pct,server_cpus_interrupt_pct,server_cpus_steal_pct,"
             // the gate's CPU per full handshake: whether the step fell in one of the machine's slow spells
-            + "server_full_hs_cpu_ms";
+            + "server_full_hs_cpu_ms,"
+            // the load generator's CPU, busy whoever used it: Gatling, the database beside it, the kernel
+            + "driver_cpus_busy_pct";
+    /** The header before the load generator's CPU. */
+    static final String HEADER_NO_DRIVER_CPUS = HEADER.substring(0, HEADER.indexOf(",driver_cpus_busy_pct"));
     /** The header before the gate's CPU per full handshake. */
     static final String HEADER_NO_HS_CPU = HEADER.substring(0, HEADER.indexOf(",server_full_hs_cpu_ms"));
     /** The header before the server CPUs' idle, interrupt and steal shares. */
@@ -53,7 +57,7 @@ public final class ResultsCsv {
                     Integer.toString(s.serverCpus()), number(s.firstPageP99Millis()),
                     number(s.laterPageP99Millis()), number(s.serverCpusIdlePercent()),
                     number(s.serverCpusInterruptPercent()), number(s.serverCpusStealPercent()),
-                    number(s.serverFullHandshakeCpuMillis())))
+                    number(s.serverFullHandshakeCpuMillis()), number(s.driverCpusBusyPercent())))
                     .append('\n');
         }
         return out.toString();
@@ -62,7 +66,8 @@ public final class ResultsCsv {
     /** The rows of a {@code steps.csv} written by {@link #format}, to resume an interrupted run. */
     public static List<StepResult> parse(String csv) {
         List<String> lines = csv.lines().filter(line -> !line.isBlank()).toList();
-        if (lines.isEmpty() || !(lines.get(0).equals(HEADER) || lines.get(0).equals(HEADER_NO_HS_CPU)
+        if (lines.isEmpty() || !(lines.get(0).equals(HEADER) || lines.get(0).equals(HEADER_NO_DRIVER_CPUS)
+                || lines.get(0).equals(HEADER_NO_HS_CPU)
                 || lines.get(0).equals(HEADER_NO_CPU_SPLIT) || lines.get(0).equals(HEADER_NO_SPLIT)
                 || lines.get(0).equals(HEADER_ONE_CPU))) {
             throw new IllegalArgumentException("not a steps.csv of this version: the header differs");
@@ -82,7 +87,7 @@ public final class ResultsCsv {
                     columns > 33 ? Integer.parseInt(c[33]) : 1, columns > 35 ? d(c[34]) : Double.NaN,
                     columns > 35 ? d(c[35]) : Double.NaN, columns > 38 ? d(c[36]) : Double.NaN,
                     columns > 38 ? d(c[37]) : Double.NaN, columns > 38 ? d(c[38]) : Double.NaN,
-                    columns > 39 ? d(c[39]) : Double.NaN));
+                    columns > 39 ? d(c[39]) : Double.NaN, columns > 40 ? d(c[40]) : Double.NaN));
         }
         return steps;
     }

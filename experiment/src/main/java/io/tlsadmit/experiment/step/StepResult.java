@@ -31,6 +31,10 @@ import java.util.function.ToDoubleFunction;
  * @param serverCpusStealPercent  taken by the hypervisor for other guests
  * @param serverFullHandshakeCpuMillis  the gate's mean CPU per full handshake over the window, NaN where it timed
  *                    none (every budget but the adaptive one): tells a step in one of the machine's slow spells apart
+ * @param driverCpusBusyPercent  the load generator's CPU over the window, from {@code /proc/stat}: busy, whoever used
+ *                    it. Not {@code driverCpuPercent}: the database runs there too, and when that CPU is full the
+ *                    database's replies wait, which pages show as the server's latency (see
+ *                    {@link io.tlsadmit.testing.LoadGeneratorLimit}); with two server CPUs it is also the server's
  */
 public record StepResult(
         Mode mode,
@@ -70,7 +74,8 @@ public record StepResult(
         double serverCpusIdlePercent,
         double serverCpusInterruptPercent,
         double serverCpusStealPercent,
-        double serverFullHandshakeCpuMillis) {
+        double serverFullHandshakeCpuMillis,
+        double driverCpusBusyPercent) {
 
     /** A step on the study's one server CPU. */
     public StepResult(Mode mode, String phase, double usersPerSec, double limit, int stepSeconds, int windowSeconds,
@@ -86,7 +91,8 @@ public record StepResult(
                 sessionsAbandoned, sessionsRefused, errorPages, pageMeanMillis, pageP99Millis, serverFullHandshakes,
                 serverResumedHandshakes, serverCpuPercent, driverCpuPercent, loadAverage, mix, tls, connectionsPerUser,
                 firstPagesPerSec, firstPagesIncompletePerSec, firstPagesTimedOutPerSec, serverNewAdmitted,
-                serverSessionGrace, 1, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+                serverSessionGrace, 1, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+                Double.NaN);
     }
 
     public Workload workload() {
@@ -116,7 +122,8 @@ public record StepResult(
 
     public static StepResult of(Mode mode, Workload workload, int connectionsPerUser, String phase, double usersPerSec,
             double limit, int stepSeconds, StepFigures f, double serverCpuPercent, double driverCpuPercent,
-            double loadAverage, CpuTicks.Split serverCpus, double serverFullHandshakeCpuMillis) {
+            double loadAverage, CpuTicks.Split serverCpus, double serverFullHandshakeCpuMillis,
+            CpuTicks.Split driverCpus) {
         return new StepResult(mode, phase, usersPerSec, limit, stepSeconds, f.windowSeconds(),
                 f.perSecond("replies"), f.perSecond("pages"), f.perSecond("sessions_completed"),
                 f.perSecond("connections_refused"), f.perSecond("timeouts"),
@@ -130,7 +137,7 @@ public record StepResult(
                 f.figure("serverSessionGrace"), workload.serverCpus(), latency(f.figure("firstPageMillisP99")),
                 latency(f.figure("laterPageMillisP99")), percent(serverCpus, CpuTicks.Split::idle),
                 percent(serverCpus, CpuTicks.Split::interrupts), percent(serverCpus, CpuTicks.Split::steal),
-                serverFullHandshakeCpuMillis);
+                serverFullHandshakeCpuMillis, percent(driverCpus, split -> 1 - split.idle()));
     }
 
     private static double percent(CpuTicks.Split split, ToDoubleFunction<CpuTicks.Split> share) {

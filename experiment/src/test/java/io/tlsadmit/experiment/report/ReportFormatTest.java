@@ -24,7 +24,7 @@ class ReportFormatTest {
         assertEquals(3, lines.size());
         assertEquals(ResultsCsv.HEADER, lines.get(0));
         assertEquals("stock,sweep,20,,60,40,1000,333.33,10,0.5,0,100,90,5,5,0,12.5,300,,,97.04,40,9.5,"
-                + "browsing,1.3,1,,2,0,0,,,,1,,,,,,", lines.get(1));
+                + "browsing,1.3,1,,2,0,0,,,,1,,,,,,,", lines.get(1));
         assertEquals(ResultsCsv.HEADER.split(",").length, lines.get(2).split(",", -1).length);
     }
 
@@ -36,14 +36,14 @@ class ReportFormatTest {
                 "server_resumed_handshakes", "server_cpu_pct", "page_p99_ms", "mix", "tls", "resumed_share",
                 "timeouts_per_s", "wasted_token_share")), ResultsCsv.HEADER);
         assertEquals(List.of("server_cpus", "first_page_p99_ms", "later_page_p99_ms", "server_cpus_idle_pct",
-                "server_cpus_interrupt_pct", "server_cpus_steal_pct", "server_full_hs_cpu_ms"),
-                header.subList(header.size() - 7, header.size()), "each added after the columns before it");
+                "server_cpus_interrupt_pct", "server_cpus_steal_pct", "server_full_hs_cpu_ms", "driver_cpus_busy_pct"),
+                header.subList(header.size() - 8, header.size()), "each added after the columns before it");
         StepResult gated = new StepResult(Mode.ADAPTIVE, "sweep", 80, Double.NaN, 60, 40, 1000, 300, 10, 5, 0.25,
                 100, 90, 5, 5, 0, 12.5, 40, 300, 100, 97, 40, 9.5, "bidding", "1.2", 6, 9, 0.5, 0.5, 1200, 400);
         assertEquals(0.25, gated.resumedShare(), 1e-9, "server truth: resumed / (full + resumed)");
         assertEquals(0.1, gated.wastedTokenShare(), 1e-9, "(incomplete + timed out) / users let in");
         String row = ResultsCsv.format(List.of(gated)).lines().toList().get(1);
-        assertTrue(row.endsWith(",bidding,1.2,6,0.25,9,0.5,0.5,1200,400,0.1,1,,,,,,"), row);
+        assertTrue(row.endsWith(",bidding,1.2,6,0.25,9,0.5,0.5,1200,400,0.1,1,,,,,,,"), row);
         StepResult stock = new StepResult(Mode.STOCK, "sweep", 80, Double.NaN, 60, 40, 1000, 300, 10, 5, 0.25,
                 100, 90, 5, 5, 0, 12.5, 40, Double.NaN, Double.NaN, 97, 40, 9.5, "browsing", "1.3", 1, 9, 0, 1,
                 Double.NaN, Double.NaN);
@@ -104,21 +104,21 @@ class ReportFormatTest {
     void aStepOnTwoServerCpusSaysSoWithItsPageSplitAndOlderCsvsStillRead() {
         StepResult two = new StepResult(Mode.STOCK, "sweep", 80, Double.NaN, 60, 40, 1000, 300, 10, 5, 0.25,
                 100, 90, 5, 5, 0, 12.5, 40, Double.NaN, Double.NaN, 97, 40, 9.5, "browsing", "1.3", 1, 9, 0, 1,
-                Double.NaN, Double.NaN, 2, 900, 310, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+                Double.NaN, Double.NaN, 2, 900, 310, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
         String csv = ResultsCsv.format(List.of(two));
-        assertTrue(csv.lines().toList().get(1).endsWith(",2,900,310,,,,"), csv);
+        assertTrue(csv.lines().toList().get(1).endsWith(",2,900,310,,,,,"), csv);
         StepResult read = ResultsCsv.parse(csv).get(0);
         assertEquals(2, read.workload().serverCpus());
         assertEquals("-2cpus", read.workload().chartSuffix());
         assertEquals(900, read.firstPageP99Millis());
         assertEquals(310, read.laterPageP99Millis());
-        String noCpuSplit = withoutLastColumns(csv, 4);
+        String noCpuSplit = withoutLastColumns(csv, 5);
         assertEquals(310, ResultsCsv.parse(noCpuSplit).get(0).laterPageP99Millis());
         assertTrue(Double.isNaN(ResultsCsv.parse(noCpuSplit).get(0).serverCpusIdlePercent()));
-        String noSplit = withoutLastColumns(csv, 6);
+        String noSplit = withoutLastColumns(csv, 7);
         assertEquals(2, ResultsCsv.parse(noSplit).get(0).serverCpus());
         assertTrue(Double.isNaN(ResultsCsv.parse(noSplit).get(0).laterPageP99Millis()));
-        String older = withoutLastColumns(csv, 7);
+        String older = withoutLastColumns(csv, 8);
         assertEquals(1, ResultsCsv.parse(older).get(0).serverCpus());
     }
 
@@ -136,9 +136,9 @@ class ReportFormatTest {
     void whatElseTheServerCpusDidIsWrittenAndReadBack() {
         StepResult step = new StepResult(Mode.ADAPTIVE, "sweep", 520, Double.NaN, 60, 40, 1800, 700, 50, 1300, 0,
                 100, 90, 5, 5, 0, 12.5, 40, 4000, 20000, 91.5, 88, 2.5, "browsing", "1.3", 1, 9, 0, 1,
-                5000, 0, 1, 60, 110, 0.4, 7.25, 0.1, Double.NaN);
+                5000, 0, 1, 60, 110, 0.4, 7.25, 0.1, Double.NaN, Double.NaN);
         String csv = ResultsCsv.format(List.of(step));
-        assertTrue(csv.lines().toList().get(1).endsWith(",60,110,0.4,7.25,0.1,"), csv);
+        assertTrue(csv.lines().toList().get(1).endsWith(",60,110,0.4,7.25,0.1,,"), csv);
         StepResult read = ResultsCsv.parse(csv).get(0);
         assertEquals(0.4, read.serverCpusIdlePercent());
         assertEquals(7.25, read.serverCpusInterruptPercent());
@@ -146,23 +146,30 @@ class ReportFormatTest {
     }
 
     @Test
-    void theGatesCpuPerFullHandshakeIsTheLastColumnAndAnOlderFileReadsWithoutIt() {
+    void theGatesCpuPerFullHandshakeIsWrittenAndAnOlderFileReadsWithoutIt() {
         StepResult adaptive = new StepResult(Mode.ADAPTIVE, "sweep", 520, Double.NaN, 60, 40, 1800, 700, 50, 1300, 0,
                 100, 90, 5, 5, 0, 12.5, 40, 4000, 20000, 91.5, 88, 2.5, "browsing", "1.3", 1, 9, 0, 1,
-                5000, 0, 1, 60, 110, 0.4, 7.25, 0.1, 7.4567);
+                5000, 0, 1, 60, 110, 0.4, 7.25, 0.1, 7.4567, 81.5);
         StepResult stat = new StepResult(Mode.STATIC, "sweep", 520, 300, 60, 40, 1800, 700, 50, 1300, 0,
                 100, 90, 5, 5, 0, 12.5, 40, 4000, 20000, 91.5, 88, 2.5, "browsing", "1.3", 1, 9, 0, 1,
-                5000, 0, 1, 60, 110, 0.4, 7.25, 0.1, Double.NaN);
+                5000, 0, 1, 60, 110, 0.4, 7.25, 0.1, Double.NaN, 80);
         String csv = ResultsCsv.format(List.of(adaptive, stat));
         List<String> lines = csv.lines().toList();
-        assertTrue(lines.get(0).endsWith(",server_cpus_steal_pct,server_full_hs_cpu_ms"), lines.get(0));
-        assertTrue(lines.get(1).endsWith(",0.4,7.25,0.1,7.46"), lines.get(1));
-        assertTrue(lines.get(2).endsWith(",0.4,7.25,0.1,"), "the static budget times no handshake: " + lines.get(2));
+        assertTrue(lines.get(0).endsWith(",server_cpus_steal_pct,server_full_hs_cpu_ms,driver_cpus_busy_pct"),
+                lines.get(0));
+        assertTrue(lines.get(1).endsWith(",0.4,7.25,0.1,7.46,81.5"), lines.get(1));
+        assertTrue(lines.get(2).endsWith(",0.4,7.25,0.1,,80"), "the static budget times no handshake: " + lines.get(2));
         List<StepResult> read = ResultsCsv.parse(csv);
         assertEquals(7.46, read.get(0).serverFullHandshakeCpuMillis());
         assertTrue(Double.isNaN(read.get(1).serverFullHandshakeCpuMillis()));
+        assertEquals(81.5, read.get(0).driverCpusBusyPercent());
         assertEquals(csv, ResultsCsv.format(read));
-        String older = withoutLastColumns(csv, 1);
+        String withoutDriverCpus = withoutLastColumns(csv, 1);
+        assertEquals(ResultsCsv.HEADER_NO_DRIVER_CPUS, withoutDriverCpus.lines().toList().get(0));
+        StepResult readWithout = ResultsCsv.parse(withoutDriverCpus).get(0);
+        assertTrue(Double.isNaN(readWithout.driverCpusBusyPercent()), "not measured then");
+        assertEquals(7.46, readWithout.serverFullHandshakeCpuMillis(), "the columns before it read as before");
+        String older = withoutLastColumns(csv, 2);
         assertEquals(ResultsCsv.HEADER_NO_HS_CPU, older.lines().toList().get(0));
         StepResult readOlder = ResultsCsv.parse(older).get(0);
         assertTrue(Double.isNaN(readOlder.serverFullHandshakeCpuMillis()), "not measured then");
