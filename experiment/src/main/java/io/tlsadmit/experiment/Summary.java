@@ -175,7 +175,7 @@ final class Summary {
      * Whether the load generator, not the server, may have set a step's figures: Gatling at
      * {@link LoadGeneratorLimit}'s share of its core, or, where Gatling has a CPU of its own (one server CPU), that CPU
      * as full, the database beside it. Why the CPU as well: on 2026-12-08 (docs/benchmarks.md section 4) an adaptive
-     * step at 8× the knee with Gatling at 81 % of its core had that CPU 96 % busy; the database got 0.05-0.07 CPU for
+     * step at 8× the knee with Gatling at 81 % of its core had that CPU 96 % busy; the database got 0.05-0.09 CPU for
      * seconds, page p99 rose to 6.1 s and 61 users timed out within one second, while the same step in two other
      * rounds (that CPU 78-88 % busy) kept 0.93-1.00 of its peak.
      */
