@@ -9,8 +9,10 @@ cd "$here/../../.."
 mkdir -p "$out"
 taskset -c 1 python3 "$here/cpu0-sampler.py" "$out/cpu0.jsonl" &
 sampler=$!
-trap 'kill $sampler' EXIT
+trap 'kill $sampler 2> /dev/null' EXIT
 bin/experiment --modes adaptive,static --knee 55 --multipliers 2,4,8 --step-seconds 40 --warmup-seconds 15 \
   --db mariadb --scale 0.01 --key rsa4096 --think-scale 0.1 --tls 1.3 --mix browsing --no-flash-crowd \
   --no-cpu-change --out "$out" > "$out/experiment.log" 2>&1
+kill $sampler   # before compressing what it writes
+wait $sampler 2> /dev/null || true
 gzip "$out/cpu0.jsonl"
